@@ -316,6 +316,22 @@ Deno.test("times: a relative time is also asked as the year it names", async () 
   const [first] = (await recall(t, caller, asked)).results;
   assert.equal(first.id, berlin, first.text);
   assert.equal(first.explain?.asked_about, `in ${year - 2}`);
+  // A memory's own relative time is read against when it was written.
+  const [paris] = await rememberAll(t, caller, [
+    { text: "Last year I ran the Paris marathon." },
+    { text: `I ran the Dublin marathon in ${year - 3}.` },
+  ]);
+  const last = { query: `Which marathon did I run in ${year - 1}?`, limit: 1 };
+  assert.equal((await recall(t, caller, last)).results[0].id, paris);
+  // A season is asked about as its months.
+  const [august] = await rememberAll(t, caller, [
+    { text: "My in-laws are coming to stay with us for two weeks in August." },
+    { text: "Our neighbours are visiting their family in Poland at Christmas." },
+    { text: "My sister came to see us at Easter." },
+  ]);
+  const summer = { query: "Who is visiting us this summer?", limit: 3, explain: true };
+  const found = (await recall(t, caller, summer)).results.find((r) => r.id === august);
+  assert.equal(found?.explain?.asked_about, `in June, July or August ${year}`);
 });
 
 Deno.test("nothing matches: no memory about whom a question asks holds the kind of answer it asks for", async () => {

@@ -51,7 +51,7 @@ export class MemoryIndexer {
     );
     return await Promise.all(memories.map(async (memory, i) => ({
       vector: vectors[i],
-      terms: await hasher.hash(memory.owner, memory.text),
+      terms: await hasher.hash(memory.owner, memory.text, memory.createdAt),
       info: await this.#textInfo(memory),
     })));
   }

@@ -7,6 +7,7 @@ import { blake2b } from "@noble/hashes/blake2";
 import { LruMap } from "@svc/util/lru_map";
 import { words } from "@svc/util/words";
 import { definedRelations, relationTerm } from "./relations.ts";
+import { writtenTimes } from "./times.ts";
 
 /** English words too common to index, lower case. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -80,11 +81,13 @@ export function terms(text: string): string[] {
 }
 
 /**
- * What a memory is indexed by: the relations it defines someone by (`definedRelations`), then
- * its `terms`; the first `MAX_TERMS`.
+ * What a memory written at `at` is indexed by: the relations it defines someone by
+ * (`definedRelations`), then its `terms`, then the times its relative times name
+ * (`writtenTimes`); the first `MAX_TERMS`.
  */
-function memoryTerms(text: string): string[] {
-  return [...definedRelations(text), ...terms(text)].slice(0, MAX_TERMS);
+function memoryTerms(text: string, at?: number): string[] {
+  const times = at === undefined ? [] : terms(writtenTimes(text, at).join(" "));
+  return [...definedRelations(text), ...terms(text), ...times].slice(0, MAX_TERMS);
 }
 
 const encoder = new TextEncoder();
@@ -149,12 +152,13 @@ export class TermHasher {
   }
 
   /**
-   * The keyed hashes of a memory's terms, for one owner; with `keepMemoryTerms`, the hashes of
-   * recent terms are kept (single words, never a text; in memory only).
+   * The keyed hashes of the terms of a memory written at `at` (Unix milliseconds; without it, its
+   * relative times are not read), for one owner; with `keepMemoryTerms`, the hashes of recent
+   * terms are kept (single words, never a text; in memory only).
    */
-  async hash(owner: string, text: string): Promise<string[]> {
+  async hash(owner: string, text: string, at?: number): Promise<string[]> {
     const key = await this.#key(owner);
-    const indexed = memoryTerms(text);
+    const indexed = memoryTerms(text, at);
     if (!this.#keepMemoryTerms) return indexed.map((term) => termHash(key, term));
     return this.#keptHashes(owner, key, indexed);
   }

@@ -1,13 +1,16 @@
 /**
- * Time said relative to now: "two years ago" in a question asked in 2026 is 2024. A question
- * that asks about a relative time is asked again about the year or month it names
- * (`askedTimes`). Dates are read by chrono-node (English).
+ * Time said relative to now. "Two years ago" in a question asked in 2026 is 2024, and "last
+ * summer" June to August 2026: a question that says one is asked again about the time it names
+ * (`askedTimes`). A memory's own relative times are read against when it was written
+ * (`writtenTimes`): "last year" in a memory of 2025 is indexed as 2024 too. Dates are read by
+ * chrono-node (English); seasons are the northern hemisphere's.
  *
  * @example
  * ```ts
  * const at = Date.parse("2026-11-28");
  * askedTimes("Which marathon did I run two years ago?", at);
- * // [{ start: 25, end: 38, said: "in 2024", year: "2024" }]
+ * // [{ start: 25, end: 38, said: "in 2024", mentions: "2024" }]
+ * writtenTimes("Last summer we hiked the Kerry Way.", Date.parse("2025-10-01")); // ["2025"]
  * ```
  * @module
  */
@@ -40,20 +43,112 @@ function monthName(month: number): string {
   });
 }
 
+/** Each season's first month; it lasts three. */
+const SEASON_STARTS: Record<string, number> = {
+  spring: 3,
+  summer: 6,
+  autumn: 9,
+  fall: 9,
+  winter: 12,
+};
+const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5 };
+const SEASON = "spring|summer|autumn|fall|winter";
+/** "last summer", "this winter", "next spring", "two summers ago", "in the autumn". */
+const SEASON_SAID = new RegExp(
+  `\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|\\d)\\s+` +
+    `(springs|summers|autumns|winters)\\s+ago|(?:in|during|over)\\s+the\\s+(${SEASON}))\\b`,
+  "gi",
+);
+
+/** A season as text says it: which, and the year it begins in (none for "in the summer"). */
+interface SaidSeason {
+  index: number;
+  text: string;
+  season: string;
+  year?: number;
+}
+
+/**
+ * The year the season `start` (its first month) begins in, as `which` says it at `at`: the
+ * last one to end, the one under way (else this year's), the next to begin, or `ago` before
+ * the last.
+ */
+function seasonYear(start: number, which: string, at: number, ago = 1): number {
+  const now = new Date(at);
+  const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const first = (year: number) => year * 12 + start - 1;
+  const years = [-7, -6, -5, -4, -3, -2, -1, 0, 1].map((d) => now.getUTCFullYear() + d);
+  if (which === "next") return years.find((year) => first(year) > month)!;
+  const ended = years.filter((year) => first(year) + 2 < month).at(-1)!;
+  if (which === "last") return ended - (ago - 1);
+  const current = years.find((year) => first(year) <= month && month <= first(year) + 2);
+  return current ?? (start === 12 && now.getUTCMonth() < 2 ? ended : now.getUTCFullYear());
+}
+
+/** The seasons `text` says, with their years relative to `at`. */
+function saidSeasons(text: string, at: number): SaidSeason[] {
+  return [...text.matchAll(SEASON_SAID)].map((match) => {
+    const [said, which, season, count, seasons, bare] = match;
+    const name = (season ?? seasons?.replace(/s$/, "") ?? bare).toLowerCase();
+    const start = SEASON_STARTS[name];
+    const base = { index: match.index, text: said, season: name };
+    if (bare) return base;
+    if (which) return { ...base, year: seasonYear(start, which.toLowerCase(), at) };
+    const ago = COUNTS[count.toLowerCase()] ?? Number(count);
+    return { ...base, year: seasonYear(start, "last", at, ago) };
+  });
+}
+
+/** The names of the months of the season that begins in month `start`. */
+function seasonMonths(start: number): string[] {
+  return [0, 1, 2].map((i) => monthName((start + i - 1) % 12 + 1));
+}
+
 /** A relative time a question asks about, where it says it, and what it names. */
 export interface AskedTime {
   start: number;
   end: number;
-  /** The time it names, as a question would say it: "in 2024", "in August 2026". */
+  /** The time it names, as a question would say it: "in 2024", "in June, July or August 2026". */
   said: string;
-  year: string;
+  /** The words a memory about that time mentions, any of them: "2024", "summer June July …". */
+  mentions: string;
 }
 
-/** The relative times `question` asks about at `now`. */
+/** The relative times and the seasons `question` asks about at `now`. */
 export function askedTimes(question: string, now: number): AskedTime[] {
-  return relativeTimes(question, now).map(({ start, index, text }) => {
+  const times = relativeTimes(question, now).map(({ start, index, text }) => {
     const year = String(start.get("year"));
     const month = start.isCertain("month") ? `${monthName(start.get("month")!)} ` : "";
-    return { start: index, end: index + text.length, said: `in ${month}${year}`, year };
+    return { start: index, end: index + text.length, said: `in ${month}${year}`, mentions: year };
   });
+  const seasons = saidSeasons(question, now).map(({ index, text, season, year }) => {
+    const months = seasonMonths(SEASON_STARTS[season]);
+    const [first, second, third] = year && season === "winter"
+      ? [`${months[0]} ${year}`, months[1], `${months[2]} ${year + 1}`]
+      : [months[0], months[1], `${months[2]}${year ? ` ${year}` : ""}`];
+    const said = `in ${first}, ${second} or ${third}`;
+    return {
+      start: index,
+      end: index + text.length,
+      said,
+      mentions: [season, ...months].join(" "),
+    };
+  });
+  return [...times, ...seasons].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The words a memory written at `at` says its relative times with: the year ("last year" →
+ * "2025") and the month ("last month" → "October", "2026"), and a season's years ("last
+ * winter" → "2025", "2026"). Indexed beside its own words.
+ */
+export function writtenTimes(text: string, at: number): string[] {
+  const times = relativeTimes(text, at).flatMap(({ start }) => [
+    ...start.isCertain("month") ? [monthName(start.get("month")!)] : [],
+    String(start.get("year")),
+  ]);
+  const seasons = saidSeasons(text, at).flatMap(({ season, year }) =>
+    year === undefined ? [] : SEASON_STARTS[season] === 12 ? [year, year + 1] : [year]
+  );
+  return [...new Set([...times, ...seasons.map(String)])];
 }

@@ -398,7 +398,7 @@ export class Reindexer {
         texts.map(async ({ row, text }, i) =>
           this.#row(
             place,
-            { ...row, terms: await hasher.hash(owner, text) },
+            { ...row, terms: await hasher.hash(owner, text, row.createdAt) },
             vectors[i],
             await digest(row, text),
           )

@@ -319,7 +319,11 @@ async function otherQuestions(asking: Asking, query: string): Promise<OtherQuest
   if (relation) return await aboutNames(asking, query, relation);
   const [time] = askedTimes(query, asking.at);
   if (time) {
-    return [{ question: askedOf(query, time, time.said), about: time.said, mentions: time.year }];
+    return [{
+      question: askedOf(query, time, time.said),
+      about: time.said,
+      mentions: time.mentions,
+    }];
   }
   const [named] = askedNames(query);
   return named ? await aboutRelations(asking, query, named) : [];

@@ -11079,7 +11079,7 @@ var MemoryIndexer = class {
     const vectors = await backendCall(options, "Embedding", (call) => embedder.embed(texts, call));
     return await Promise.all(memories.map(async (memory2, i) => ({
       vector: vectors[i],
-      terms: await hasher.hash(memory2.owner, memory2.text),
+      terms: await hasher.hash(memory2.owner, memory2.text, memory2.createdAt),
       info: await this.#textInfo(memory2)
     })));
   }
@@ -11623,1015 +11623,6 @@ function askedNames(question) {
 }
 function askedOf(question, asked3, words2) {
   return question.slice(0, asked3.start) + words2 + question.slice(asked3.end);
-}
-
-// src/ranking/terms.ts
-var STOP_WORDS2 = new Set("a an the and or but of to in on at for with from by as is are was were be been being am i me my mine myself you your yours we our us they them their it its he him his she her this that these those do does did have has had will would shall should can could may might must not no so than then there here what which who whom whose when where why how all any some just very too also into about over up out if oh yeah hey hi".split(" "));
-var IRREGULAR = Object.fromEntries("went:go gone:go saw:see seen:see ran:run took:take taken:take made:make got:get gotten:get bought:buy thought:think told:tell said:say came:come gave:give given:give found:find felt:feel met:meet left:leave kept:keep began:begin begun:begin wrote:write written:write drove:drive driven:drive ate:eat eaten:eat won:win lost:lose taught:teach brought:bring sent:send spent:spend built:build paid:pay sold:sell heard:hear held:hold knew:know known:know grew:grow grown:grow flew:fly flown:fly swam:swim sang:sing sung:sing drew:draw drawn:draw chose:choose chosen:choose fell:fall fallen:fall broke:break broken:break spoke:speak spoken:speak woke:wake wore:wear worn:wear became:become understood:understand stood:stand sat:sit slept:sleep caught:catch fought:fight led:lead lent:lend rode:ride ridden:ride shot:shoot shown:show hid:hide hidden:hide threw:throw thrown:throw".split(" ").map((pair) => pair.split(":")));
-function stem(word) {
-  if (IRREGULAR[word]) return IRREGULAR[word];
-  if (word.length <= 3 || /\d/.test(word) || UNSPACED2.test(word)) return word;
-  let w = word;
-  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
-  else if (/(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) w = w.slice(0, -1);
-  if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
-  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
-  else if (w.endsWith("ly") && w.length > 4) w = w.slice(0, -2);
-  if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
-  return w;
-}
-var UNSPACED_STOP_WORDS = new Set("\u306F \u304C \u3092 \u306B \u306E \u3067 \u3068 \u3082 \u3078 \u3084 \u304B \u306D \u3088 \u306A \u3060 \u305F \u3066 \u3044 \u3067\u3059 \u307E\u3059 \u3067\u3057\u305F \u307E\u3057\u305F \u3059\u308B \u3057\u305F \u3057\u3066 \u3044\u308B \u3042\u308B \u3053\u3068 \u3053\u308C \u305D\u308C \u79C1 \u7684 \u4E86 \u662F \u5728 \u6211 \u548C \u4E5F \u5417 \u5462 \u5427 \u8FD9 \u90A3 \u90FD \u5C31 \u6709 \u0E17\u0E35\u0E48 \u0E41\u0E25\u0E30 \u0E02\u0E2D\u0E07 \u0E43\u0E19 \u0E40\u0E1B\u0E47\u0E19 \u0E44\u0E14\u0E49 \u0E08\u0E30 \u0E21\u0E35 \u0E44\u0E21\u0E48 \u0E09\u0E31\u0E19 \u0E1C\u0E21 \u0E04\u0E48\u0E30 \u0E04\u0E23\u0E31\u0E1A \u0E01\u0E31\u0E1A \u0E01\u0E47 \u0E27\u0E48\u0E32 \u0E43\u0E2B\u0E49".split(" "));
-var UNSPACED2 = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-function contentWords(text) {
-  return words(text, {
-    segment: true
-  }).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, "")).filter((w) => w && !STOP_WORDS2.has(w) && !UNSPACED_STOP_WORDS.has(w));
-}
-var MAX_TERMS = 1024;
-function terms(text) {
-  return contentWords(text).slice(0, MAX_TERMS).map(stem);
-}
-function memoryTerms(text) {
-  return [
-    ...definedRelations(text),
-    ...terms(text)
-  ].slice(0, MAX_TERMS);
-}
-var encoder10 = new TextEncoder();
-function termHash(key, term) {
-  return blake2b(encoder10.encode(term), {
-    key,
-    dkLen: 8
-  }).toHex();
-}
-var KEPT_TERMS = 16384;
-var TermHasher = class _TermHasher {
-  #master;
-  #keepMemoryTerms;
-  #keys = /* @__PURE__ */ new Map();
-  #kept = new LruMap(KEPT_TERMS);
-  constructor(master, keepMemoryTerms) {
-    this.#master = master;
-    this.#keepMemoryTerms = keepMemoryTerms;
-  }
-  /** The hasher of the relayer's 32 secret bytes. */
-  static async fromSecret(secret, options = {}) {
-    return new _TermHasher(await crypto.subtle.importKey("raw", secret, "HKDF", false, [
-      "deriveBits"
-    ]), options.keepMemoryTerms ?? true);
-  }
-  #key(owner) {
-    let key = this.#keys.get(owner);
-    if (!key) {
-      key = crypto.subtle.deriveBits({
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: encoder10.encode("svc-lexical-terms-v1"),
-        info: encoder10.encode(owner)
-      }, this.#master, 256).then((bits) => new Uint8Array(bits));
-      this.#keys.set(owner, key);
-    }
-    return key;
-  }
-  /**
-   * The keyed hashes of a memory's terms, for one owner; with `keepMemoryTerms`, the hashes of
-   * recent terms are kept (single words, never a text; in memory only).
-   */
-  async hash(owner, text) {
-    const key = await this.#key(owner);
-    const indexed = memoryTerms(text);
-    if (!this.#keepMemoryTerms) return indexed.map((term) => termHash(key, term));
-    return this.#keptHashes(owner, key, indexed);
-  }
-  /**
-   * As {@link hash}, for a query: the hashes of the terms recent queries asked are always kept,
-   * since the words people ask with repeat (a query is the caller's, not a decrypted memory).
-   */
-  async hashQuery(owner, query) {
-    return this.#keptHashes(owner, await this.#key(owner), terms(query));
-  }
-  /** The keyed hashes of the terms that memories defining someone by `relations` hold. */
-  async relations(owner, relations) {
-    return this.#keptHashes(owner, await this.#key(owner), relations.map(relationTerm));
-  }
-  #keptHashes(owner, key, list) {
-    return list.map((term) => {
-      const id = `${owner}\0${term}`;
-      let hash = this.#kept.get(id);
-      if (hash === void 0) this.#kept.set(id, hash = termHash(key, term));
-      return hash;
-    });
-  }
-  /** The keyed hashes of tags, for one owner (apart from any term's hash). */
-  async tags(owner, tags) {
-    const key = await this.#key(owner);
-    return tags.map((tag) => blake2b(encoder10.encode(`tag\0${tag}`), {
-      key,
-      dkLen: 16
-    }).toHex());
-  }
-  /** The keyed hash of a thread id, for one owner (apart from any term's or tag's hash). */
-  async thread(owner, thread) {
-    const key = await this.#key(owner);
-    return blake2b(encoder10.encode(`thread\0${thread}`), {
-      key,
-      dkLen: 16
-    }).toHex();
-  }
-  /**
-   * A keyed hash of a text after normalising case and white space, and of its thread when it
-   * has one: two memories with the same digest are the same memory (a duplicate). A memory
-   * without a thread keeps the digest it always had.
-   */
-  async digest(owner, text, thread) {
-    const key = await this.#key(owner);
-    const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
-    const input = thread === void 0 ? `text\0${normal}` : `text\0${normal}\0thread\0${thread}`;
-    return blake2b(encoder10.encode(input), {
-      key,
-      dkLen: 16
-    }).toHex();
-  }
-};
-
-// src/ranking/top_k.ts
-function lowerBound(sorted, value) {
-  let low = 0, high = sorted.length;
-  while (low < high) {
-    const middle = low + high >> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-function topK(docs, scores, k, ids) {
-  const before2 = (a, b) => a[1] > b[1] || a[1] === b[1] && ids[a[0]] < ids[b[0]];
-  const order = (a, b) => before2(a, b) ? -1 : 1;
-  const best = [];
-  if (k <= 0) return best;
-  for (let j = 0; j < docs.length; j++) {
-    if (best.length === k && !(scores[j] >= best[k - 1][1])) continue;
-    const entry = [
-      docs[j],
-      scores[j]
-    ];
-    if (best.length < k) {
-      best.push(entry);
-      if (best.length === k) best.sort(order);
-    } else if (before2(entry, best[k - 1])) {
-      let i = k - 1;
-      while (i > 0 && before2(entry, best[i - 1])) {
-        best[i] = best[i - 1];
-        i--;
-      }
-      best[i] = entry;
-    }
-  }
-  return best.length < k ? best.sort(order) : best;
-}
-
-// src/ranking/lexical_index.ts
-var K1 = 0.7;
-var B = 0.3;
-var COMPACT_AFTER = 1024;
-var COUNTS = MAX_TERMS + 1;
-var single = (doc, count) => doc * COUNTS + count;
-var unpack = (packed) => [
-  Math.floor(packed / COUNTS),
-  packed % COUNTS
-];
-var BYTES_PER = {
-  document: 750,
-  term: 100,
-  posting: 16
-};
-var TERMS_PER_TURN = 65536;
-var NamespaceIndex = class _NamespaceIndex {
-  #ids = [];
-  /** Live document numbers, sorted by id: the order the memories were remembered in. */
-  #order = [];
-  /** Thread hash → its live document numbers, in thread order (see `#beforeInThread`). */
-  #threads = /* @__PURE__ */ new Map();
-  #lengths = [];
-  #live = [];
-  #entries = [];
-  /** Digest → the live memory with that text. */
-  #digests = /* @__PURE__ */ new Map();
-  /** Id of a replaced memory → the id of the version that replaced it. */
-  #replacedBy = /* @__PURE__ */ new Map();
-  #byId = /* @__PURE__ */ new Map();
-  /**
-   * term → its postings: a term in one document only (most terms) as one number (`single`),
-   * others as parallel lists of document numbers and term frequencies.
-   */
-  #terms = /* @__PURE__ */ new Map();
-  /**
-   * How many (term, document) pairs were indexed since the last compaction, removed documents'
-   * included: about what `#terms` holds (searches drop some of them earlier).
-   */
-  #postings = 0;
-  #totalLength = 0;
-  /** Documents removed so far. */
-  #removed = 0;
-  /** A search's score of each document, all 0 between searches. */
-  #scratch = new Float64Array(0);
-  /** The documents a search scored, in the order it first scored them. */
-  #touched = new Int32Array(0);
-  /** 1 for a document the current search has scored. */
-  #seen = new Uint8Array(0);
-  /** An index of a namespace's stored rows, in any order. */
-  static of(rows) {
-    const index = new _NamespaceIndex();
-    for (const row of rows) index.#index(row);
-    return index.#ordered();
-  }
-  /**
-   * As `of`, letting other work run between every `TERMS_PER_TURN` terms, so that reading a
-   * large namespace does not hold up the relayer's other requests.
-   */
-  static async build(rows) {
-    const index = new _NamespaceIndex();
-    let read = 0;
-    for (const row of rows) {
-      index.#index(row);
-      read += row.terms.length;
-      if (read < TERMS_PER_TURN) continue;
-      read = 0;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    return index.#ordered();
-  }
-  /** Puts the documents indexed (by `of` or `build`) in order, overall and in each thread. */
-  #ordered() {
-    const byId = (a, b) => this.#ids[a] < this.#ids[b] ? -1 : 1;
-    this.#order = [
-      ...this.#byId.values()
-    ].sort(byId);
-    for (const docs of this.#threads.values()) {
-      docs.sort((a, b) => this.#beforeInThread(a, b) ? -1 : 1);
-    }
-    return this;
-  }
-  /** Adds a memory, or replaces it. */
-  add(row) {
-    const doc = this.#index(row);
-    this.#order.splice(this.#position(this.#order, row.id), 0, doc);
-    const docs = this.#threadDocs(doc);
-    if (docs) {
-      docs.pop();
-      docs.splice(this.#threadPosition(docs, doc), 0, doc);
-    }
-  }
-  /** The live documents of `doc`'s thread; `undefined` for a memory without a thread. */
-  #threadDocs(doc) {
-    const thread = this.#entries[doc].info?.thread;
-    return thread === void 0 ? void 0 : this.#threads.get(thread);
-  }
-  #index({ id, terms: stored2, blobId, createdAt, info }) {
-    if (this.#byId.has(id)) this.remove(id);
-    const terms2 = stored2.length > MAX_TERMS ? stored2.slice(0, MAX_TERMS) : stored2;
-    const doc = this.#ids.length;
-    this.#ids.push(id);
-    this.#lengths.push(terms2.length);
-    this.#live.push(true);
-    this.#entries.push({
-      id,
-      blobId,
-      createdAt,
-      info
-    });
-    if (info?.digest) this.#digests.set(info.digest, id);
-    if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
-    if (info?.thread !== void 0) {
-      let docs = this.#threads.get(info.thread);
-      if (!docs) this.#threads.set(info.thread, docs = []);
-      docs.push(doc);
-    }
-    this.#byId.set(id, doc);
-    this.#totalLength += terms2.length;
-    for (let i = 0; i < terms2.length; i++) this.#post(terms2[i], doc);
-    return doc;
-  }
-  /** Counts `term` once more in `doc`, the document being indexed (the last one). */
-  #post(term, doc) {
-    const list = this.#terms.get(term);
-    if (list === void 0) {
-      this.#terms.set(term, single(doc, 1));
-      this.#postings++;
-    } else if (typeof list === "number") {
-      const [first, count] = unpack(list);
-      if (first === doc) this.#terms.set(term, list + 1);
-      else if (!this.#live[first]) this.#terms.set(term, single(doc, 1));
-      else {
-        this.#terms.set(term, {
-          docs: [
-            first,
-            doc
-          ],
-          counts: [
-            count,
-            1
-          ],
-          removed: this.#removed
-        });
-        this.#postings++;
-      }
-    } else {
-      const last = list.docs.length - 1;
-      if (list.docs[last] === doc) list.counts[last]++;
-      else {
-        list.docs.push(doc);
-        list.counts.push(1);
-        this.#postings++;
-      }
-    }
-  }
-  remove(id) {
-    const doc = this.#byId.get(id);
-    if (doc === void 0) return;
-    const { info } = this.#entries[doc];
-    if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
-    if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      this.#replacedBy.delete(info.supersedes);
-    }
-    this.#byId.delete(id);
-    this.#live[doc] = false;
-    this.#removed++;
-    this.#totalLength -= this.#lengths[doc];
-    const at = this.#position(this.#order, id);
-    if (this.#order[at] === doc) this.#order.splice(at, 1);
-    const docs = this.#threadDocs(doc);
-    if (docs) {
-      const inThread = this.#threadPosition(docs, doc);
-      if (docs[inThread] === doc) docs.splice(inThread, 1);
-      if (docs.length === 0) this.#threads.delete(this.#entries[doc].info.thread);
-    }
-    const removed = this.#ids.length - this.#byId.size;
-    if (removed >= COMPACT_AFTER && removed >= this.#byId.size || this.#byId.size === 0) {
-      this.#compact();
-    }
-  }
-  /** How many memories it holds (removed ones not counted). */
-  get size() {
-    return this.#byId.size;
-  }
-  /** What the index holds: documents (removed ones until it compacts), terms and postings. */
-  held() {
-    return {
-      documents: this.#ids.length,
-      terms: this.#terms.size,
-      postings: this.#postings
-    };
-  }
-  /** About the bytes of memory the index takes (see `BYTES_PER`). */
-  get bytes() {
-    return this.#ids.length * BYTES_PER.document + this.#terms.size * BYTES_PER.term + this.#postings * BYTES_PER.posting;
-  }
-  /** About the bytes its memories take: `bytes` less the share of those removed since. */
-  get liveBytes() {
-    return this.#ids.length === 0 ? 0 : this.bytes * this.#byId.size / this.#ids.length;
-  }
-  /**
-   * Drops the removed documents and the terms only they had, numbering the rest anew in the
-   * same order. A search's `scoreOf` keeps the numbers it was made with (`#byId` is replaced,
-   * not changed).
-   */
-  #compact() {
-    const renumbered = new Int32Array(this.#ids.length).fill(-1);
-    let next = 0;
-    for (let doc = 0; doc < this.#ids.length; doc++) if (this.#live[doc]) renumbered[doc] = next++;
-    const kept2 = (values) => values.filter((_, doc) => this.#live[doc]);
-    this.#ids = kept2(this.#ids);
-    this.#lengths = kept2(this.#lengths);
-    this.#entries = kept2(this.#entries);
-    this.#live = this.#ids.map(() => true);
-    this.#byId = new Map(this.#ids.map((id, doc) => [
-      id,
-      doc
-    ]));
-    this.#order = this.#order.map((doc) => renumbered[doc]);
-    for (const docs of this.#threads.values()) docs.forEach((doc, i) => docs[i] = renumbered[doc]);
-    this.#postings = 0;
-    for (const [term, list] of this.#terms) {
-      if (typeof list === "number") {
-        const [doc, count] = unpack(list);
-        if (renumbered[doc] < 0) this.#terms.delete(term);
-        else {
-          this.#terms.set(term, single(renumbered[doc], count));
-          this.#postings++;
-        }
-        continue;
-      }
-      let at = 0;
-      for (let i = 0; i < list.docs.length; i++) {
-        const doc = renumbered[list.docs[i]];
-        if (doc < 0) continue;
-        list.docs[at] = doc;
-        list.counts[at++] = list.counts[i];
-      }
-      if (at === 0) this.#terms.delete(term);
-      list.docs.length = list.counts.length = at;
-      this.#postings += at;
-      list.removed = this.#removed;
-    }
-    this.#scratch = new Float64Array(0);
-    this.#touched = new Int32Array(0);
-    this.#seen = new Uint8Array(0);
-  }
-  /**
-   * Whether `a` comes before `b` in their thread: by the time its first version was remembered
-   * (a correction keeps its place in the conversation), then by id.
-   */
-  #beforeInThread(a, b) {
-    const first = (doc) => {
-      const { info, createdAt } = this.#entries[doc];
-      return info?.firstCreatedAt ?? createdAt;
-    };
-    const at = first(a), bt = first(b);
-    return at !== bt ? at < bt : this.#ids[a] < this.#ids[b];
-  }
-  /** Where `doc` is or would be in `docs`, a thread's documents in thread order. */
-  #threadPosition(docs, doc) {
-    let low = 0, high = docs.length;
-    while (low < high) {
-      const middle = low + high >> 1;
-      if (this.#beforeInThread(docs[middle], doc)) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-  /** Where `id` is or would be in `docs` (document numbers sorted by id). */
-  #position(docs, id) {
-    let low = 0, high = docs.length;
-    while (low < high) {
-      const middle = low + high >> 1;
-      if (this.#ids[docs[middle]] < id) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-  /** The memory `id`, while it is in the namespace. */
-  entry(id) {
-    const doc = this.#byId.get(id);
-    return doc === void 0 ? void 0 : this.#entries[doc];
-  }
-  /** The id of the indexed version that replaced memory `id`, if any. */
-  replacedBy(id) {
-    return this.#replacedBy.get(id);
-  }
-  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
-  duplicateOf(digest, now2) {
-    const id = this.#digests.get(digest);
-    return id !== void 0 && !this.hidden(id, now2) ? id : void 0;
-  }
-  /**
-   * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
-   * version that is indexed (it is erased soon after).
-   */
-  hidden(id, now2) {
-    const doc = this.#byId.get(id);
-    if (doc === void 0 || this.#replacedBy.has(id)) return true;
-    const expiresAt = this.#entries[doc].info?.expiresAt;
-    return expiresAt !== void 0 && expiresAt <= now2;
-  }
-  /** Whether a visible memory passes `filter`. */
-  matches(id, filter) {
-    const entry = this.entry(id);
-    if (!entry) return false;
-    if (filter.since !== void 0 && entry.createdAt < filter.since) return false;
-    if (filter.until !== void 0 && entry.createdAt >= filter.until) return false;
-    const tags = entry.info?.tags ?? [];
-    return (filter.tags ?? []).every((tag) => tags.includes(tag));
-  }
-  /**
-   * The visible memories that pass `filter`, newest first, starting after the memory `after`
-   * (a cursor: the last id of the previous page); at most `limit`.
-   */
-  list(filter, now2, limit, after) {
-    const out = [];
-    let at = after === void 0 ? this.#order.length : this.#position(this.#order, after);
-    while (--at >= 0 && out.length < limit) {
-      const id = this.#ids[this.#order[at]];
-      if (!this.hidden(id, now2) && this.matches(id, filter)) out.push(this.entry(id));
-    }
-    return out;
-  }
-  /** Every memory of the namespace, hidden ones included, oldest first. */
-  entries() {
-    return this.#order.map((doc) => this.#entries[doc]);
-  }
-  /** The ids of the visible memories that pass `filter`. */
-  select(filter, now2) {
-    return [
-      ...this.#byId.keys()
-    ].filter((id) => !this.hidden(id, now2) && this.matches(id, filter));
-  }
-  /**
-   * The memories of `id`'s thread remembered up to `span` places before and after it in that
-   * thread, in thread order; none for a memory without a thread.
-   */
-  neighbours(id, span) {
-    const doc = this.#byId.get(id);
-    const docs = doc === void 0 ? void 0 : this.#threadDocs(doc);
-    if (!docs) return [];
-    const at = this.#threadPosition(docs, doc);
-    const near = [];
-    for (let i = Math.max(0, at - span); i <= at + span && i < docs.length; i++) {
-      if (i !== at) near.push(this.#ids[docs[i]]);
-    }
-    return near;
-  }
-  /**
-   * The BM25 matches of the query's term hashes; `weights`, when given, weigh each term (in the
-   * order of `query`) on top of its IDF (a repeated term counts with its first weight).
-   */
-  search(query, k, weights) {
-    const live = this.#byId.size;
-    if (live === 0) return {
-      hits: [],
-      scoreOf: () => 0,
-      ideal: 0
-    };
-    const average = this.#totalLength / live || 1;
-    let ideal = 0;
-    const weightOf = /* @__PURE__ */ new Map();
-    query.forEach((term, i) => weightOf.has(term) || weightOf.set(term, weights?.[i] ?? 1));
-    const total = this.#ids.length;
-    if (this.#scratch.length < total) {
-      this.#scratch = new Float64Array(Math.max(total, Math.ceil(this.#scratch.length * 1.5)));
-      this.#touched = new Int32Array(this.#scratch.length);
-      this.#seen = new Uint8Array(this.#scratch.length);
-    }
-    const scratch = this.#scratch, touched = this.#touched, seen = this.#seen;
-    let matched = 0;
-    for (const [term, weight] of weightOf) {
-      const list = this.#liveList(term);
-      if (!list) continue;
-      const rarity = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
-      if (rarity < 0.05) continue;
-      const idf = rarity * weight;
-      ideal += idf;
-      for (let i = 0; i < list.docs.length; i++) {
-        const doc = list.docs[i];
-        const tf = list.counts[i];
-        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.#lengths[doc] / average));
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          touched[matched++] = doc;
-        }
-        scratch[doc] += idf * norm;
-      }
-    }
-    const docs = touched.slice(0, matched).sort();
-    const scores = new Float64Array(matched);
-    for (let i = 0; i < matched; i++) {
-      scores[i] = scratch[docs[i]];
-      scratch[docs[i]] = 0;
-      seen[docs[i]] = 0;
-    }
-    const byId = this.#byId;
-    const scoreOf = (id) => {
-      const doc = byId.get(id);
-      if (doc === void 0) return 0;
-      const at = lowerBound(docs, doc);
-      return docs[at] === doc ? scores[at] : 0;
-    };
-    const hits = topK(docs, scores, k, this.#ids).map(([doc, score]) => ({
-      id: this.#ids[doc],
-      score
-    }));
-    return {
-      hits,
-      scoreOf,
-      ideal
-    };
-  }
-  /**
-   * A term's postings, the removed documents dropped from them first (so its document
-   * frequency counts only the memories the namespace holds); `undefined` when no memory has it.
-   */
-  #liveList(term) {
-    const list = this.#terms.get(term);
-    if (typeof list === "number") {
-      const [doc, count] = unpack(list);
-      if (this.#live[doc]) return {
-        docs: [
-          doc
-        ],
-        counts: [
-          count
-        ],
-        removed: this.#removed
-      };
-      this.#terms.delete(term);
-      return void 0;
-    }
-    if (!list || list.removed === this.#removed) return list;
-    let kept2 = 0;
-    for (let i = 0; i < list.docs.length; i++) {
-      if (!this.#live[list.docs[i]]) continue;
-      list.docs[kept2] = list.docs[i];
-      list.counts[kept2++] = list.counts[i];
-    }
-    list.docs.length = kept2;
-    list.counts.length = kept2;
-    list.removed = this.#removed;
-    if (kept2 > 0) return list;
-    this.#terms.delete(term);
-    return void 0;
-  }
-};
-
-// src/ranking/lexicon.ts
-var DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
-var LexicalIndex = class {
-  /** Each namespace's index, least recently used first. */
-  #namespaces = /* @__PURE__ */ new Map();
-  /** The bytes of each index loaded, as last counted: what counts against the budget. */
-  #sizes = /* @__PURE__ */ new Map();
-  /** The sum of `#sizes`. */
-  #total = 0;
-  #budget;
-  /** Namespaces another writer changed since they were read (see `drop`). */
-  #stale = /* @__PURE__ */ new Set();
-  #store;
-  /**
-   * An index reading each namespace's stored terms from `store`, on first use, holding about
-   * `budgetBytes` at most (default `DEFAULT_LEXICON_BYTES`).
-   */
-  constructor(store, budgetBytes = DEFAULT_LEXICON_BYTES) {
-    this.#store = store;
-    this.#budget = budgetBytes;
-  }
-  /** About the bytes the indexes loaded take, and how many namespaces they are. */
-  stats() {
-    return {
-      namespaces: this.#sizes.size,
-      bytes: this.#total
-    };
-  }
-  /**
-   * Throws 507 `insufficient_storage` when the memories of `index` fill half the budget: the
-   * namespace takes no new memory until some are erased (or the budget is raised).
-   */
-  assertRoom(index) {
-    if (index.liveBytes < this.#budget / 2) return;
-    throw new SvcError("insufficient_storage", "Cannot remember more in this namespace: its lexical index fills its share of the relayer's memory (SVC_LEXICON_MEMORY_MB). Erase memories or use another namespace", {
-      details: {
-        reason: "namespace_full"
-      }
-    });
-  }
-  /** A namespace's index, read from the store the first time it is asked for. */
-  namespace(owner, namespace) {
-    const key = `${owner}\0${namespace}`;
-    let index = this.#namespaces.get(key);
-    if (index && this.#stale.delete(key)) {
-      index = this.#keep(key, this.#update(owner, namespace, index));
-    } else if (index) {
-      this.#namespaces.delete(key);
-      this.#namespaces.set(key, index);
-    }
-    return index ?? this.#keep(key, this.#store.terms(owner, namespace).then(NamespaceIndex.build));
-  }
-  /** Keeps `loading` as the namespace's index, unless it fails. */
-  #keep(key, loading) {
-    loading.then((loaded) => this.#release(key, loading, loaded), () => {
-      if (this.#namespaces.get(key) === loading) this.#forget(key);
-    });
-    this.#namespaces.delete(key);
-    this.#namespaces.set(key, loading);
-    return loading;
-  }
-  /**
-   * `held` brought up to the rows stored now: those gone removed, those it lacks read and added.
-   * Read whole again when the store cannot list its ids, or when most rows are new.
-   */
-  async #update(owner, namespace, held) {
-    const index = await held.catch(() => void 0);
-    const stored2 = index && await this.#store.rowIds?.(owner, namespace);
-    if (!index || !stored2) return NamespaceIndex.build(await this.#store.terms(owner, namespace));
-    const lacking = stored2.filter((id) => !index.entry(id));
-    if (lacking.length > stored2.length / 2) {
-      return NamespaceIndex.build(await this.#store.terms(owner, namespace));
-    }
-    const rows = lacking.length === 0 ? [] : await this.#store.terms(owner, namespace, {
-      ids: lacking
-    });
-    const kept2 = new Set(stored2);
-    for (const { id } of index.entries()) if (!kept2.has(id)) index.remove(id);
-    for (const row of rows) index.add(row);
-    return index;
-  }
-  /**
-   * Lets go of the namespace `key` when `index`, still the one kept, holds no memory; otherwise
-   * counts it, and lets go of the least recently used others while past the budget.
-   */
-  #release(key, kept2, index) {
-    if (this.#namespaces.get(key) !== kept2) return;
-    if (index.size === 0) return this.#forget(key);
-    this.#total += index.bytes - (this.#sizes.get(key) ?? 0);
-    this.#sizes.set(key, index.bytes);
-    for (const [other] of this.#namespaces) {
-      if (this.#total <= this.#budget) break;
-      if (other !== key && this.#sizes.has(other)) this.#forget(other);
-    }
-  }
-  #forget(key) {
-    this.#total -= this.#sizes.get(key) ?? 0;
-    this.#sizes.delete(key);
-    this.#namespaces.delete(key);
-    this.#stale.delete(key);
-  }
-  /** Records a memory (only for namespaces already loaded; others load later). */
-  async add(owner, namespace, row) {
-    const key = `${owner}\0${namespace}`;
-    const kept2 = this.#namespaces.get(key);
-    if (!kept2) return;
-    const index = await kept2;
-    index.add(row);
-    this.#release(key, kept2, index);
-  }
-  /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
-  clear() {
-    this.#namespaces.clear();
-    this.#sizes.clear();
-    this.#total = 0;
-    this.#stale.clear();
-  }
-  /** Another writer changed the namespace: it is brought up to date on next use. */
-  drop(owner, namespace) {
-    const key = `${owner}\0${namespace}`;
-    if (this.#namespaces.has(key)) this.#stale.add(key);
-  }
-  /** Forgets memories (only in namespaces already loaded; others load without them). */
-  async remove(owner, namespace, ids) {
-    const key = `${owner}\0${namespace}`;
-    const kept2 = this.#namespaces.get(key);
-    if (!kept2) return;
-    const index = await kept2;
-    for (const id of ids) index.remove(id);
-    this.#release(key, kept2, index);
-  }
-};
-
-// src/services/blind_log.ts
-var MAX_BLIND_APPEND_BYTES = 3e5;
-var MAX_BLIND_APPEND = 100;
-var encoder11 = new TextEncoder();
-
-// src/ranking/answer_types.ts
-var TYPES = [
-  [
-    "time",
-    /^(when|since when|how often|how long|what time|what date|what day|which days?|what year|which year|what month|which month)\b/
-  ],
-  [
-    "place",
-    /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/
-  ],
-  [
-    "person",
-    /^(who|whom|whose)\b/
-  ],
-  [
-    "number",
-    /^how (much|many|old|far|big|tall|heavy)\b|^what('s| is| was)\b.*\b(phone|house|room|flat) number\b/
-  ],
-  [
-    "colour",
-    /^(what|which) colou?r\b/
-  ]
-];
-var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
-var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
-var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
-var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
-function questionType(question) {
-  return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
-}
-function answerKinds(question) {
-  if (DATE.test(asked(question))) return [
-    "date"
-  ];
-  const type = questionType(question);
-  if (!type) return NAME.test(asked(question)) ? [
-    "name"
-  ] : [];
-  return type === "time" && /^how long\b/.test(asked(question)) ? [
-    type,
-    "number"
-  ] : [
-    type
-  ];
-}
-function asksOwnName(question) {
-  return OWN_NAME.test(asked(question));
-}
-var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
-var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
-var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
-var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
-var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago day days week weeks weekend fortnight month months year years`.split(" "));
-var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
-var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
-var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
-var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
-var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
-function nameLetters(word) {
-  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
-}
-function hasName(text, known) {
-  return text.split(/\s+/).slice(1).some((word) => {
-    if (/^I(['’]|$)/.test(word)) return false;
-    const letters = nameLetters(word);
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
-  });
-}
-function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
-  switch (type) {
-    case "time":
-      return words2.some((word) => TIME_WORDS.has(word)) || /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(text);
-    case "number":
-      return /\d/.test(text) || words2.some((word) => NUMBER_WORDS.has(word));
-    case "place":
-      return hasName(text, known) || words2.some((word) => PLACE_WORDS.has(word));
-    case "person":
-      return hasName(text, known) || words2.some((word) => PERSON_WORDS.has(word));
-    case "colour":
-      return words2.some((word) => COLOURS.has(word));
-    case "name":
-      return hasName(text, known) || NAMING.test(text);
-    case "date":
-      return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
-  }
-}
-var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
-var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
-var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both".split(" "));
-function startsWithName(text, known) {
-  const [first = ""] = text.trimStart().split(/\s+/, 1);
-  if (/['’](?!s$)/.test(first)) return false;
-  const letters = nameLetters(first);
-  const lower = letters.toLowerCase();
-  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
-}
-function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
-}
-
-// src/ranking/fusion.ts
-var FUSION_WEIGHTS = {
-  turn: {
-    lexical: 1,
-    rerank: 2,
-    answer: 0
-  },
-  fact: {
-    lexical: 0.25,
-    rerank: 1,
-    answer: 1
-  }
-};
-function similarityOf(distance) {
-  return Math.min(1, Math.max(0, 1 - distance));
-}
-function fusedScore(distance, lexical, rerank, kind = "turn", answer2, weights = FUSION_WEIGHTS) {
-  const weight = weights[kind];
-  const answerWeight = answer2 === void 0 ? 0 : weight.answer;
-  const total = 1 + weight.lexical + (rerank === void 0 ? 0 : weight.rerank) + answerWeight;
-  return (similarityOf(distance) + weight.lexical * lexical + weight.rerank * (rerank ?? 0) + answerWeight * (answer2 ?? 0)) / total;
-}
-function relativeLexical(matches) {
-  const best = matches.hits[0]?.score || 1;
-  return (id) => matches.scoreOf(id) / best;
-}
-
-// src/ranking/candidates.ts
-function poolSize(limit) {
-  return Math.max(limit * 3, 30);
-}
-async function gatherCandidates(size, sources) {
-  const { lexical, kind, weights, neighbours, lookup } = sources;
-  const hits = new Map(sources.nearest.map((hit) => [
-    hit.id,
-    hit
-  ]));
-  const withHits = async (ids) => {
-    const missing = ids.filter((id) => !hits.has(id));
-    const found = missing.length ? await lookup(missing) : [];
-    for (const hit of found) hits.set(hit.id, hit);
-    return ids.flatMap((id) => hits.get(id) ?? []);
-  };
-  await withHits(sources.lexicalIds);
-  const pooled = [
-    ...hits.values()
-  ].map((hit) => ({
-    hit,
-    score: fusedScore(hit.distance, lexical(hit.id), void 0, kind?.(hit.id), void 0, weights)
-  })).sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1)).slice(0, size).map(({ hit }) => hit);
-  const followers = pooled.slice(0, size / 3).flatMap((hit) => neighbours(hit.id).filter((id) => id > hit.id));
-  return [
-    .../* @__PURE__ */ new Set([
-      ...pooled,
-      ...await withHits(followers)
-    ])
-  ];
-}
-
-// src/ranking/neighbours.ts
-var NEIGHBOUR_SPAN = 2;
-var NEIGHBOUR_WEIGHT = 0.6;
-function recallNeighbours(index) {
-  return (id) => index.neighbours(id, NEIGHBOUR_SPAN);
-}
-function liftedScore(score, neighbourScores) {
-  if (neighbourScores.length === 0) return score;
-  return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbourScores)) / (1 + NEIGHBOUR_WEIGHT);
-}
-
-// src/ranking/rank.ts
-var DEFAULT_MIN_SCORE = 0.2;
-var MARGIN_GROUP = 10;
-var MARGIN_OVER = 19;
-function nearestShape(nearest) {
-  const similarities = nearest.map((hit) => similarityOf(hit.distance)).sort((a, b) => b - a).slice(0, MARGIN_GROUP + MARGIN_OVER);
-  if (similarities.length < 2) {
-    const alone = similarities[0] ?? 0;
-    return {
-      margin: alone,
-      spread: alone
-    };
-  }
-  const mean = (values) => values.reduce((sum, s) => sum + s, 0) / values.length;
-  let margin = -Infinity;
-  for (let group = 1; group <= MARGIN_GROUP && group < similarities.length; group++) {
-    const next = similarities.slice(group, group + MARGIN_OVER);
-    margin = Math.max(margin, mean(similarities.slice(0, group)) - mean(next));
-  }
-  return {
-    margin,
-    spread: similarities[0] - similarities.at(-1)
-  };
-}
-function abstainsAt(shape, threshold) {
-  return shape.margin < threshold && shape.spread >= threshold;
-}
-var byScoreThenId = (a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0);
-function rankCandidates(candidates, limit, signals, minScore = 0) {
-  const { lexical, neighbours, reranked, kind = () => "turn", answer: answer2 = () => void 0 } = signals;
-  const { weights } = signals;
-  const parts = /* @__PURE__ */ new Map();
-  for (const hit of candidates) {
-    if (reranked && !reranked.has(hit.id)) continue;
-    const vector = similarityOf(hit.distance);
-    const rerank = reranked?.get(hit.id);
-    const answered = answer2(hit.id);
-    const own = {
-      vector,
-      lexical: lexical(hit.id),
-      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered, weights),
-      neighbour: 0
-    };
-    if (rerank !== void 0) own.rerank = rerank;
-    if (answered !== void 0 && kind(hit.id) === "fact") own.answer = answered;
-    parts.set(hit.id, own);
-  }
-  const ranked = [];
-  for (const hit of candidates) {
-    const own = parts.get(hit.id);
-    if (!own) continue;
-    const near = neighbours(hit.id);
-    for (const id of near) {
-      const fused = parts.get(id)?.fused ?? 0;
-      if (fused > own.neighbour) {
-        own.neighbour = fused;
-        own.neighbourId = id;
-      }
-    }
-    const score = liftedScore(own.fused, near.length ? [
-      own.neighbour
-    ] : []);
-    if (score >= minScore) ranked.push({
-      hit,
-      score,
-      parts: own
-    });
-  }
-  return ranked.sort(byScoreThenId).slice(0, limit);
-}
-function mergeRanked(rankings, limit) {
-  const best = /* @__PURE__ */ new Map();
-  for (const ranked of rankings) {
-    for (const hit of ranked) {
-      if ((best.get(hit.hit.id)?.score ?? -Infinity) < hit.score) best.set(hit.hit.id, hit);
-    }
-  }
-  return [
-    ...best.values()
-  ].sort(byScoreThenId).slice(0, limit);
 }
 
 // node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/types.js
@@ -15672,17 +14663,1144 @@ function monthName(month) {
     timeZone: "UTC"
   });
 }
+var SEASON_STARTS = {
+  spring: 3,
+  summer: 6,
+  autumn: 9,
+  fall: 9,
+  winter: 12
+};
+var COUNTS = {
+  a: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5
+};
+var SEASON = "spring|summer|autumn|fall|winter";
+var SEASON_SAID = new RegExp(`\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|\\d)\\s+(springs|summers|autumns|winters)\\s+ago|(?:in|during|over)\\s+the\\s+(${SEASON}))\\b`, "gi");
+function seasonYear(start, which, at, ago = 1) {
+  const now2 = new Date(at);
+  const month = now2.getUTCFullYear() * 12 + now2.getUTCMonth();
+  const first = (year) => year * 12 + start - 1;
+  const years = [
+    -7,
+    -6,
+    -5,
+    -4,
+    -3,
+    -2,
+    -1,
+    0,
+    1
+  ].map((d) => now2.getUTCFullYear() + d);
+  if (which === "next") return years.find((year) => first(year) > month);
+  const ended = years.filter((year) => first(year) + 2 < month).at(-1);
+  if (which === "last") return ended - (ago - 1);
+  const current = years.find((year) => first(year) <= month && month <= first(year) + 2);
+  return current ?? (start === 12 && now2.getUTCMonth() < 2 ? ended : now2.getUTCFullYear());
+}
+function saidSeasons(text, at) {
+  return [
+    ...text.matchAll(SEASON_SAID)
+  ].map((match) => {
+    const [said, which, season, count, seasons, bare] = match;
+    const name = (season ?? seasons?.replace(/s$/, "") ?? bare).toLowerCase();
+    const start = SEASON_STARTS[name];
+    const base = {
+      index: match.index,
+      text: said,
+      season: name
+    };
+    if (bare) return base;
+    if (which) return {
+      ...base,
+      year: seasonYear(start, which.toLowerCase(), at)
+    };
+    const ago = COUNTS[count.toLowerCase()] ?? Number(count);
+    return {
+      ...base,
+      year: seasonYear(start, "last", at, ago)
+    };
+  });
+}
+function seasonMonths(start) {
+  return [
+    0,
+    1,
+    2
+  ].map((i) => monthName((start + i - 1) % 12 + 1));
+}
 function askedTimes(question, now2) {
-  return relativeTimes(question, now2).map(({ start, index, text }) => {
+  const times = relativeTimes(question, now2).map(({ start, index, text }) => {
     const year = String(start.get("year"));
     const month = start.isCertain("month") ? `${monthName(start.get("month"))} ` : "";
     return {
       start: index,
       end: index + text.length,
       said: `in ${month}${year}`,
-      year
+      mentions: year
     };
   });
+  const seasons = saidSeasons(question, now2).map(({ index, text, season, year }) => {
+    const months = seasonMonths(SEASON_STARTS[season]);
+    const [first, second, third] = year && season === "winter" ? [
+      `${months[0]} ${year}`,
+      months[1],
+      `${months[2]} ${year + 1}`
+    ] : [
+      months[0],
+      months[1],
+      `${months[2]}${year ? ` ${year}` : ""}`
+    ];
+    const said = `in ${first}, ${second} or ${third}`;
+    return {
+      start: index,
+      end: index + text.length,
+      said,
+      mentions: [
+        season,
+        ...months
+      ].join(" ")
+    };
+  });
+  return [
+    ...times,
+    ...seasons
+  ].sort((a, b) => a.start - b.start);
+}
+function writtenTimes(text, at) {
+  const times = relativeTimes(text, at).flatMap(({ start }) => [
+    ...start.isCertain("month") ? [
+      monthName(start.get("month"))
+    ] : [],
+    String(start.get("year"))
+  ]);
+  const seasons = saidSeasons(text, at).flatMap(({ season, year }) => year === void 0 ? [] : SEASON_STARTS[season] === 12 ? [
+    year,
+    year + 1
+  ] : [
+    year
+  ]);
+  return [
+    .../* @__PURE__ */ new Set([
+      ...times,
+      ...seasons.map(String)
+    ])
+  ];
+}
+
+// src/ranking/terms.ts
+var STOP_WORDS2 = new Set("a an the and or but of to in on at for with from by as is are was were be been being am i me my mine myself you your yours we our us they them their it its he him his she her this that these those do does did have has had will would shall should can could may might must not no so than then there here what which who whom whose when where why how all any some just very too also into about over up out if oh yeah hey hi".split(" "));
+var IRREGULAR = Object.fromEntries("went:go gone:go saw:see seen:see ran:run took:take taken:take made:make got:get gotten:get bought:buy thought:think told:tell said:say came:come gave:give given:give found:find felt:feel met:meet left:leave kept:keep began:begin begun:begin wrote:write written:write drove:drive driven:drive ate:eat eaten:eat won:win lost:lose taught:teach brought:bring sent:send spent:spend built:build paid:pay sold:sell heard:hear held:hold knew:know known:know grew:grow grown:grow flew:fly flown:fly swam:swim sang:sing sung:sing drew:draw drawn:draw chose:choose chosen:choose fell:fall fallen:fall broke:break broken:break spoke:speak spoken:speak woke:wake wore:wear worn:wear became:become understood:understand stood:stand sat:sit slept:sleep caught:catch fought:fight led:lead lent:lend rode:ride ridden:ride shot:shoot shown:show hid:hide hidden:hide threw:throw thrown:throw".split(" ").map((pair) => pair.split(":")));
+function stem(word) {
+  if (IRREGULAR[word]) return IRREGULAR[word];
+  if (word.length <= 3 || /\d/.test(word) || UNSPACED2.test(word)) return word;
+  let w = word;
+  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
+  else if (/(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+  else if (w.endsWith("ly") && w.length > 4) w = w.slice(0, -2);
+  if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+var UNSPACED_STOP_WORDS = new Set("\u306F \u304C \u3092 \u306B \u306E \u3067 \u3068 \u3082 \u3078 \u3084 \u304B \u306D \u3088 \u306A \u3060 \u305F \u3066 \u3044 \u3067\u3059 \u307E\u3059 \u3067\u3057\u305F \u307E\u3057\u305F \u3059\u308B \u3057\u305F \u3057\u3066 \u3044\u308B \u3042\u308B \u3053\u3068 \u3053\u308C \u305D\u308C \u79C1 \u7684 \u4E86 \u662F \u5728 \u6211 \u548C \u4E5F \u5417 \u5462 \u5427 \u8FD9 \u90A3 \u90FD \u5C31 \u6709 \u0E17\u0E35\u0E48 \u0E41\u0E25\u0E30 \u0E02\u0E2D\u0E07 \u0E43\u0E19 \u0E40\u0E1B\u0E47\u0E19 \u0E44\u0E14\u0E49 \u0E08\u0E30 \u0E21\u0E35 \u0E44\u0E21\u0E48 \u0E09\u0E31\u0E19 \u0E1C\u0E21 \u0E04\u0E48\u0E30 \u0E04\u0E23\u0E31\u0E1A \u0E01\u0E31\u0E1A \u0E01\u0E47 \u0E27\u0E48\u0E32 \u0E43\u0E2B\u0E49".split(" "));
+var UNSPACED2 = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+function contentWords(text) {
+  return words(text, {
+    segment: true
+  }).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, "")).filter((w) => w && !STOP_WORDS2.has(w) && !UNSPACED_STOP_WORDS.has(w));
+}
+var MAX_TERMS = 1024;
+function terms(text) {
+  return contentWords(text).slice(0, MAX_TERMS).map(stem);
+}
+function memoryTerms(text, at) {
+  const times = at === void 0 ? [] : terms(writtenTimes(text, at).join(" "));
+  return [
+    ...definedRelations(text),
+    ...terms(text),
+    ...times
+  ].slice(0, MAX_TERMS);
+}
+var encoder10 = new TextEncoder();
+function termHash(key, term) {
+  return blake2b(encoder10.encode(term), {
+    key,
+    dkLen: 8
+  }).toHex();
+}
+var KEPT_TERMS = 16384;
+var TermHasher = class _TermHasher {
+  #master;
+  #keepMemoryTerms;
+  #keys = /* @__PURE__ */ new Map();
+  #kept = new LruMap(KEPT_TERMS);
+  constructor(master, keepMemoryTerms) {
+    this.#master = master;
+    this.#keepMemoryTerms = keepMemoryTerms;
+  }
+  /** The hasher of the relayer's 32 secret bytes. */
+  static async fromSecret(secret, options = {}) {
+    return new _TermHasher(await crypto.subtle.importKey("raw", secret, "HKDF", false, [
+      "deriveBits"
+    ]), options.keepMemoryTerms ?? true);
+  }
+  #key(owner) {
+    let key = this.#keys.get(owner);
+    if (!key) {
+      key = crypto.subtle.deriveBits({
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: encoder10.encode("svc-lexical-terms-v1"),
+        info: encoder10.encode(owner)
+      }, this.#master, 256).then((bits) => new Uint8Array(bits));
+      this.#keys.set(owner, key);
+    }
+    return key;
+  }
+  /**
+   * The keyed hashes of the terms of a memory written at `at` (Unix milliseconds; without it, its
+   * relative times are not read), for one owner; with `keepMemoryTerms`, the hashes of recent
+   * terms are kept (single words, never a text; in memory only).
+   */
+  async hash(owner, text, at) {
+    const key = await this.#key(owner);
+    const indexed = memoryTerms(text, at);
+    if (!this.#keepMemoryTerms) return indexed.map((term) => termHash(key, term));
+    return this.#keptHashes(owner, key, indexed);
+  }
+  /**
+   * As {@link hash}, for a query: the hashes of the terms recent queries asked are always kept,
+   * since the words people ask with repeat (a query is the caller's, not a decrypted memory).
+   */
+  async hashQuery(owner, query) {
+    return this.#keptHashes(owner, await this.#key(owner), terms(query));
+  }
+  /** The keyed hashes of the terms that memories defining someone by `relations` hold. */
+  async relations(owner, relations) {
+    return this.#keptHashes(owner, await this.#key(owner), relations.map(relationTerm));
+  }
+  #keptHashes(owner, key, list) {
+    return list.map((term) => {
+      const id = `${owner}\0${term}`;
+      let hash = this.#kept.get(id);
+      if (hash === void 0) this.#kept.set(id, hash = termHash(key, term));
+      return hash;
+    });
+  }
+  /** The keyed hashes of tags, for one owner (apart from any term's hash). */
+  async tags(owner, tags) {
+    const key = await this.#key(owner);
+    return tags.map((tag) => blake2b(encoder10.encode(`tag\0${tag}`), {
+      key,
+      dkLen: 16
+    }).toHex());
+  }
+  /** The keyed hash of a thread id, for one owner (apart from any term's or tag's hash). */
+  async thread(owner, thread) {
+    const key = await this.#key(owner);
+    return blake2b(encoder10.encode(`thread\0${thread}`), {
+      key,
+      dkLen: 16
+    }).toHex();
+  }
+  /**
+   * A keyed hash of a text after normalising case and white space, and of its thread when it
+   * has one: two memories with the same digest are the same memory (a duplicate). A memory
+   * without a thread keeps the digest it always had.
+   */
+  async digest(owner, text, thread) {
+    const key = await this.#key(owner);
+    const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
+    const input = thread === void 0 ? `text\0${normal}` : `text\0${normal}\0thread\0${thread}`;
+    return blake2b(encoder10.encode(input), {
+      key,
+      dkLen: 16
+    }).toHex();
+  }
+};
+
+// src/ranking/top_k.ts
+function lowerBound(sorted, value) {
+  let low = 0, high = sorted.length;
+  while (low < high) {
+    const middle = low + high >> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+function topK(docs, scores, k, ids) {
+  const before2 = (a, b) => a[1] > b[1] || a[1] === b[1] && ids[a[0]] < ids[b[0]];
+  const order = (a, b) => before2(a, b) ? -1 : 1;
+  const best = [];
+  if (k <= 0) return best;
+  for (let j = 0; j < docs.length; j++) {
+    if (best.length === k && !(scores[j] >= best[k - 1][1])) continue;
+    const entry = [
+      docs[j],
+      scores[j]
+    ];
+    if (best.length < k) {
+      best.push(entry);
+      if (best.length === k) best.sort(order);
+    } else if (before2(entry, best[k - 1])) {
+      let i = k - 1;
+      while (i > 0 && before2(entry, best[i - 1])) {
+        best[i] = best[i - 1];
+        i--;
+      }
+      best[i] = entry;
+    }
+  }
+  return best.length < k ? best.sort(order) : best;
+}
+
+// src/ranking/lexical_index.ts
+var K1 = 0.7;
+var B = 0.3;
+var COMPACT_AFTER = 1024;
+var COUNTS2 = MAX_TERMS + 1;
+var single = (doc, count) => doc * COUNTS2 + count;
+var unpack = (packed) => [
+  Math.floor(packed / COUNTS2),
+  packed % COUNTS2
+];
+var BYTES_PER = {
+  document: 750,
+  term: 100,
+  posting: 16
+};
+var TERMS_PER_TURN = 65536;
+var NamespaceIndex = class _NamespaceIndex {
+  #ids = [];
+  /** Live document numbers, sorted by id: the order the memories were remembered in. */
+  #order = [];
+  /** Thread hash → its live document numbers, in thread order (see `#beforeInThread`). */
+  #threads = /* @__PURE__ */ new Map();
+  #lengths = [];
+  #live = [];
+  #entries = [];
+  /** Digest → the live memory with that text. */
+  #digests = /* @__PURE__ */ new Map();
+  /** Id of a replaced memory → the id of the version that replaced it. */
+  #replacedBy = /* @__PURE__ */ new Map();
+  #byId = /* @__PURE__ */ new Map();
+  /**
+   * term → its postings: a term in one document only (most terms) as one number (`single`),
+   * others as parallel lists of document numbers and term frequencies.
+   */
+  #terms = /* @__PURE__ */ new Map();
+  /**
+   * How many (term, document) pairs were indexed since the last compaction, removed documents'
+   * included: about what `#terms` holds (searches drop some of them earlier).
+   */
+  #postings = 0;
+  #totalLength = 0;
+  /** Documents removed so far. */
+  #removed = 0;
+  /** A search's score of each document, all 0 between searches. */
+  #scratch = new Float64Array(0);
+  /** The documents a search scored, in the order it first scored them. */
+  #touched = new Int32Array(0);
+  /** 1 for a document the current search has scored. */
+  #seen = new Uint8Array(0);
+  /** An index of a namespace's stored rows, in any order. */
+  static of(rows) {
+    const index = new _NamespaceIndex();
+    for (const row of rows) index.#index(row);
+    return index.#ordered();
+  }
+  /**
+   * As `of`, letting other work run between every `TERMS_PER_TURN` terms, so that reading a
+   * large namespace does not hold up the relayer's other requests.
+   */
+  static async build(rows) {
+    const index = new _NamespaceIndex();
+    let read = 0;
+    for (const row of rows) {
+      index.#index(row);
+      read += row.terms.length;
+      if (read < TERMS_PER_TURN) continue;
+      read = 0;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return index.#ordered();
+  }
+  /** Puts the documents indexed (by `of` or `build`) in order, overall and in each thread. */
+  #ordered() {
+    const byId = (a, b) => this.#ids[a] < this.#ids[b] ? -1 : 1;
+    this.#order = [
+      ...this.#byId.values()
+    ].sort(byId);
+    for (const docs of this.#threads.values()) {
+      docs.sort((a, b) => this.#beforeInThread(a, b) ? -1 : 1);
+    }
+    return this;
+  }
+  /** Adds a memory, or replaces it. */
+  add(row) {
+    const doc = this.#index(row);
+    this.#order.splice(this.#position(this.#order, row.id), 0, doc);
+    const docs = this.#threadDocs(doc);
+    if (docs) {
+      docs.pop();
+      docs.splice(this.#threadPosition(docs, doc), 0, doc);
+    }
+  }
+  /** The live documents of `doc`'s thread; `undefined` for a memory without a thread. */
+  #threadDocs(doc) {
+    const thread = this.#entries[doc].info?.thread;
+    return thread === void 0 ? void 0 : this.#threads.get(thread);
+  }
+  #index({ id, terms: stored2, blobId, createdAt, info }) {
+    if (this.#byId.has(id)) this.remove(id);
+    const terms2 = stored2.length > MAX_TERMS ? stored2.slice(0, MAX_TERMS) : stored2;
+    const doc = this.#ids.length;
+    this.#ids.push(id);
+    this.#lengths.push(terms2.length);
+    this.#live.push(true);
+    this.#entries.push({
+      id,
+      blobId,
+      createdAt,
+      info
+    });
+    if (info?.digest) this.#digests.set(info.digest, id);
+    if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
+    if (info?.thread !== void 0) {
+      let docs = this.#threads.get(info.thread);
+      if (!docs) this.#threads.set(info.thread, docs = []);
+      docs.push(doc);
+    }
+    this.#byId.set(id, doc);
+    this.#totalLength += terms2.length;
+    for (let i = 0; i < terms2.length; i++) this.#post(terms2[i], doc);
+    return doc;
+  }
+  /** Counts `term` once more in `doc`, the document being indexed (the last one). */
+  #post(term, doc) {
+    const list = this.#terms.get(term);
+    if (list === void 0) {
+      this.#terms.set(term, single(doc, 1));
+      this.#postings++;
+    } else if (typeof list === "number") {
+      const [first, count] = unpack(list);
+      if (first === doc) this.#terms.set(term, list + 1);
+      else if (!this.#live[first]) this.#terms.set(term, single(doc, 1));
+      else {
+        this.#terms.set(term, {
+          docs: [
+            first,
+            doc
+          ],
+          counts: [
+            count,
+            1
+          ],
+          removed: this.#removed
+        });
+        this.#postings++;
+      }
+    } else {
+      const last = list.docs.length - 1;
+      if (list.docs[last] === doc) list.counts[last]++;
+      else {
+        list.docs.push(doc);
+        list.counts.push(1);
+        this.#postings++;
+      }
+    }
+  }
+  remove(id) {
+    const doc = this.#byId.get(id);
+    if (doc === void 0) return;
+    const { info } = this.#entries[doc];
+    if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
+    if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
+      this.#replacedBy.delete(info.supersedes);
+    }
+    this.#byId.delete(id);
+    this.#live[doc] = false;
+    this.#removed++;
+    this.#totalLength -= this.#lengths[doc];
+    const at = this.#position(this.#order, id);
+    if (this.#order[at] === doc) this.#order.splice(at, 1);
+    const docs = this.#threadDocs(doc);
+    if (docs) {
+      const inThread = this.#threadPosition(docs, doc);
+      if (docs[inThread] === doc) docs.splice(inThread, 1);
+      if (docs.length === 0) this.#threads.delete(this.#entries[doc].info.thread);
+    }
+    const removed = this.#ids.length - this.#byId.size;
+    if (removed >= COMPACT_AFTER && removed >= this.#byId.size || this.#byId.size === 0) {
+      this.#compact();
+    }
+  }
+  /** How many memories it holds (removed ones not counted). */
+  get size() {
+    return this.#byId.size;
+  }
+  /** What the index holds: documents (removed ones until it compacts), terms and postings. */
+  held() {
+    return {
+      documents: this.#ids.length,
+      terms: this.#terms.size,
+      postings: this.#postings
+    };
+  }
+  /** About the bytes of memory the index takes (see `BYTES_PER`). */
+  get bytes() {
+    return this.#ids.length * BYTES_PER.document + this.#terms.size * BYTES_PER.term + this.#postings * BYTES_PER.posting;
+  }
+  /** About the bytes its memories take: `bytes` less the share of those removed since. */
+  get liveBytes() {
+    return this.#ids.length === 0 ? 0 : this.bytes * this.#byId.size / this.#ids.length;
+  }
+  /**
+   * Drops the removed documents and the terms only they had, numbering the rest anew in the
+   * same order. A search's `scoreOf` keeps the numbers it was made with (`#byId` is replaced,
+   * not changed).
+   */
+  #compact() {
+    const renumbered = new Int32Array(this.#ids.length).fill(-1);
+    let next = 0;
+    for (let doc = 0; doc < this.#ids.length; doc++) if (this.#live[doc]) renumbered[doc] = next++;
+    const kept2 = (values) => values.filter((_, doc) => this.#live[doc]);
+    this.#ids = kept2(this.#ids);
+    this.#lengths = kept2(this.#lengths);
+    this.#entries = kept2(this.#entries);
+    this.#live = this.#ids.map(() => true);
+    this.#byId = new Map(this.#ids.map((id, doc) => [
+      id,
+      doc
+    ]));
+    this.#order = this.#order.map((doc) => renumbered[doc]);
+    for (const docs of this.#threads.values()) docs.forEach((doc, i) => docs[i] = renumbered[doc]);
+    this.#postings = 0;
+    for (const [term, list] of this.#terms) {
+      if (typeof list === "number") {
+        const [doc, count] = unpack(list);
+        if (renumbered[doc] < 0) this.#terms.delete(term);
+        else {
+          this.#terms.set(term, single(renumbered[doc], count));
+          this.#postings++;
+        }
+        continue;
+      }
+      let at = 0;
+      for (let i = 0; i < list.docs.length; i++) {
+        const doc = renumbered[list.docs[i]];
+        if (doc < 0) continue;
+        list.docs[at] = doc;
+        list.counts[at++] = list.counts[i];
+      }
+      if (at === 0) this.#terms.delete(term);
+      list.docs.length = list.counts.length = at;
+      this.#postings += at;
+      list.removed = this.#removed;
+    }
+    this.#scratch = new Float64Array(0);
+    this.#touched = new Int32Array(0);
+    this.#seen = new Uint8Array(0);
+  }
+  /**
+   * Whether `a` comes before `b` in their thread: by the time its first version was remembered
+   * (a correction keeps its place in the conversation), then by id.
+   */
+  #beforeInThread(a, b) {
+    const first = (doc) => {
+      const { info, createdAt } = this.#entries[doc];
+      return info?.firstCreatedAt ?? createdAt;
+    };
+    const at = first(a), bt = first(b);
+    return at !== bt ? at < bt : this.#ids[a] < this.#ids[b];
+  }
+  /** Where `doc` is or would be in `docs`, a thread's documents in thread order. */
+  #threadPosition(docs, doc) {
+    let low = 0, high = docs.length;
+    while (low < high) {
+      const middle = low + high >> 1;
+      if (this.#beforeInThread(docs[middle], doc)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+  /** Where `id` is or would be in `docs` (document numbers sorted by id). */
+  #position(docs, id) {
+    let low = 0, high = docs.length;
+    while (low < high) {
+      const middle = low + high >> 1;
+      if (this.#ids[docs[middle]] < id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+  /** The memory `id`, while it is in the namespace. */
+  entry(id) {
+    const doc = this.#byId.get(id);
+    return doc === void 0 ? void 0 : this.#entries[doc];
+  }
+  /** The id of the indexed version that replaced memory `id`, if any. */
+  replacedBy(id) {
+    return this.#replacedBy.get(id);
+  }
+  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
+  duplicateOf(digest, now2) {
+    const id = this.#digests.get(digest);
+    return id !== void 0 && !this.hidden(id, now2) ? id : void 0;
+  }
+  /**
+   * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
+   * version that is indexed (it is erased soon after).
+   */
+  hidden(id, now2) {
+    const doc = this.#byId.get(id);
+    if (doc === void 0 || this.#replacedBy.has(id)) return true;
+    const expiresAt = this.#entries[doc].info?.expiresAt;
+    return expiresAt !== void 0 && expiresAt <= now2;
+  }
+  /** Whether a visible memory passes `filter`. */
+  matches(id, filter) {
+    const entry = this.entry(id);
+    if (!entry) return false;
+    if (filter.since !== void 0 && entry.createdAt < filter.since) return false;
+    if (filter.until !== void 0 && entry.createdAt >= filter.until) return false;
+    const tags = entry.info?.tags ?? [];
+    return (filter.tags ?? []).every((tag) => tags.includes(tag));
+  }
+  /**
+   * The visible memories that pass `filter`, newest first, starting after the memory `after`
+   * (a cursor: the last id of the previous page); at most `limit`.
+   */
+  list(filter, now2, limit, after) {
+    const out = [];
+    let at = after === void 0 ? this.#order.length : this.#position(this.#order, after);
+    while (--at >= 0 && out.length < limit) {
+      const id = this.#ids[this.#order[at]];
+      if (!this.hidden(id, now2) && this.matches(id, filter)) out.push(this.entry(id));
+    }
+    return out;
+  }
+  /** Every memory of the namespace, hidden ones included, oldest first. */
+  entries() {
+    return this.#order.map((doc) => this.#entries[doc]);
+  }
+  /** The ids of the visible memories that pass `filter`. */
+  select(filter, now2) {
+    return [
+      ...this.#byId.keys()
+    ].filter((id) => !this.hidden(id, now2) && this.matches(id, filter));
+  }
+  /**
+   * The memories of `id`'s thread remembered up to `span` places before and after it in that
+   * thread, in thread order; none for a memory without a thread.
+   */
+  neighbours(id, span) {
+    const doc = this.#byId.get(id);
+    const docs = doc === void 0 ? void 0 : this.#threadDocs(doc);
+    if (!docs) return [];
+    const at = this.#threadPosition(docs, doc);
+    const near = [];
+    for (let i = Math.max(0, at - span); i <= at + span && i < docs.length; i++) {
+      if (i !== at) near.push(this.#ids[docs[i]]);
+    }
+    return near;
+  }
+  /**
+   * The BM25 matches of the query's term hashes; `weights`, when given, weigh each term (in the
+   * order of `query`) on top of its IDF (a repeated term counts with its first weight).
+   */
+  search(query, k, weights) {
+    const live = this.#byId.size;
+    if (live === 0) return {
+      hits: [],
+      scoreOf: () => 0,
+      ideal: 0
+    };
+    const average = this.#totalLength / live || 1;
+    let ideal = 0;
+    const weightOf = /* @__PURE__ */ new Map();
+    query.forEach((term, i) => weightOf.has(term) || weightOf.set(term, weights?.[i] ?? 1));
+    const total = this.#ids.length;
+    if (this.#scratch.length < total) {
+      this.#scratch = new Float64Array(Math.max(total, Math.ceil(this.#scratch.length * 1.5)));
+      this.#touched = new Int32Array(this.#scratch.length);
+      this.#seen = new Uint8Array(this.#scratch.length);
+    }
+    const scratch = this.#scratch, touched = this.#touched, seen = this.#seen;
+    let matched = 0;
+    for (const [term, weight] of weightOf) {
+      const list = this.#liveList(term);
+      if (!list) continue;
+      const rarity = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
+      if (rarity < 0.05) continue;
+      const idf = rarity * weight;
+      ideal += idf;
+      for (let i = 0; i < list.docs.length; i++) {
+        const doc = list.docs[i];
+        const tf = list.counts[i];
+        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.#lengths[doc] / average));
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          touched[matched++] = doc;
+        }
+        scratch[doc] += idf * norm;
+      }
+    }
+    const docs = touched.slice(0, matched).sort();
+    const scores = new Float64Array(matched);
+    for (let i = 0; i < matched; i++) {
+      scores[i] = scratch[docs[i]];
+      scratch[docs[i]] = 0;
+      seen[docs[i]] = 0;
+    }
+    const byId = this.#byId;
+    const scoreOf = (id) => {
+      const doc = byId.get(id);
+      if (doc === void 0) return 0;
+      const at = lowerBound(docs, doc);
+      return docs[at] === doc ? scores[at] : 0;
+    };
+    const hits = topK(docs, scores, k, this.#ids).map(([doc, score]) => ({
+      id: this.#ids[doc],
+      score
+    }));
+    return {
+      hits,
+      scoreOf,
+      ideal
+    };
+  }
+  /**
+   * A term's postings, the removed documents dropped from them first (so its document
+   * frequency counts only the memories the namespace holds); `undefined` when no memory has it.
+   */
+  #liveList(term) {
+    const list = this.#terms.get(term);
+    if (typeof list === "number") {
+      const [doc, count] = unpack(list);
+      if (this.#live[doc]) return {
+        docs: [
+          doc
+        ],
+        counts: [
+          count
+        ],
+        removed: this.#removed
+      };
+      this.#terms.delete(term);
+      return void 0;
+    }
+    if (!list || list.removed === this.#removed) return list;
+    let kept2 = 0;
+    for (let i = 0; i < list.docs.length; i++) {
+      if (!this.#live[list.docs[i]]) continue;
+      list.docs[kept2] = list.docs[i];
+      list.counts[kept2++] = list.counts[i];
+    }
+    list.docs.length = kept2;
+    list.counts.length = kept2;
+    list.removed = this.#removed;
+    if (kept2 > 0) return list;
+    this.#terms.delete(term);
+    return void 0;
+  }
+};
+
+// src/ranking/lexicon.ts
+var DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
+var LexicalIndex = class {
+  /** Each namespace's index, least recently used first. */
+  #namespaces = /* @__PURE__ */ new Map();
+  /** The bytes of each index loaded, as last counted: what counts against the budget. */
+  #sizes = /* @__PURE__ */ new Map();
+  /** The sum of `#sizes`. */
+  #total = 0;
+  #budget;
+  /** Namespaces another writer changed since they were read (see `drop`). */
+  #stale = /* @__PURE__ */ new Set();
+  #store;
+  /**
+   * An index reading each namespace's stored terms from `store`, on first use, holding about
+   * `budgetBytes` at most (default `DEFAULT_LEXICON_BYTES`).
+   */
+  constructor(store, budgetBytes = DEFAULT_LEXICON_BYTES) {
+    this.#store = store;
+    this.#budget = budgetBytes;
+  }
+  /** About the bytes the indexes loaded take, and how many namespaces they are. */
+  stats() {
+    return {
+      namespaces: this.#sizes.size,
+      bytes: this.#total
+    };
+  }
+  /**
+   * Throws 507 `insufficient_storage` when the memories of `index` fill half the budget: the
+   * namespace takes no new memory until some are erased (or the budget is raised).
+   */
+  assertRoom(index) {
+    if (index.liveBytes < this.#budget / 2) return;
+    throw new SvcError("insufficient_storage", "Cannot remember more in this namespace: its lexical index fills its share of the relayer's memory (SVC_LEXICON_MEMORY_MB). Erase memories or use another namespace", {
+      details: {
+        reason: "namespace_full"
+      }
+    });
+  }
+  /** A namespace's index, read from the store the first time it is asked for. */
+  namespace(owner, namespace) {
+    const key = `${owner}\0${namespace}`;
+    let index = this.#namespaces.get(key);
+    if (index && this.#stale.delete(key)) {
+      index = this.#keep(key, this.#update(owner, namespace, index));
+    } else if (index) {
+      this.#namespaces.delete(key);
+      this.#namespaces.set(key, index);
+    }
+    return index ?? this.#keep(key, this.#store.terms(owner, namespace).then(NamespaceIndex.build));
+  }
+  /** Keeps `loading` as the namespace's index, unless it fails. */
+  #keep(key, loading) {
+    loading.then((loaded) => this.#release(key, loading, loaded), () => {
+      if (this.#namespaces.get(key) === loading) this.#forget(key);
+    });
+    this.#namespaces.delete(key);
+    this.#namespaces.set(key, loading);
+    return loading;
+  }
+  /**
+   * `held` brought up to the rows stored now: those gone removed, those it lacks read and added.
+   * Read whole again when the store cannot list its ids, or when most rows are new.
+   */
+  async #update(owner, namespace, held) {
+    const index = await held.catch(() => void 0);
+    const stored2 = index && await this.#store.rowIds?.(owner, namespace);
+    if (!index || !stored2) return NamespaceIndex.build(await this.#store.terms(owner, namespace));
+    const lacking = stored2.filter((id) => !index.entry(id));
+    if (lacking.length > stored2.length / 2) {
+      return NamespaceIndex.build(await this.#store.terms(owner, namespace));
+    }
+    const rows = lacking.length === 0 ? [] : await this.#store.terms(owner, namespace, {
+      ids: lacking
+    });
+    const kept2 = new Set(stored2);
+    for (const { id } of index.entries()) if (!kept2.has(id)) index.remove(id);
+    for (const row of rows) index.add(row);
+    return index;
+  }
+  /**
+   * Lets go of the namespace `key` when `index`, still the one kept, holds no memory; otherwise
+   * counts it, and lets go of the least recently used others while past the budget.
+   */
+  #release(key, kept2, index) {
+    if (this.#namespaces.get(key) !== kept2) return;
+    if (index.size === 0) return this.#forget(key);
+    this.#total += index.bytes - (this.#sizes.get(key) ?? 0);
+    this.#sizes.set(key, index.bytes);
+    for (const [other] of this.#namespaces) {
+      if (this.#total <= this.#budget) break;
+      if (other !== key && this.#sizes.has(other)) this.#forget(other);
+    }
+  }
+  #forget(key) {
+    this.#total -= this.#sizes.get(key) ?? 0;
+    this.#sizes.delete(key);
+    this.#namespaces.delete(key);
+    this.#stale.delete(key);
+  }
+  /** Records a memory (only for namespaces already loaded; others load later). */
+  async add(owner, namespace, row) {
+    const key = `${owner}\0${namespace}`;
+    const kept2 = this.#namespaces.get(key);
+    if (!kept2) return;
+    const index = await kept2;
+    index.add(row);
+    this.#release(key, kept2, index);
+  }
+  /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
+  clear() {
+    this.#namespaces.clear();
+    this.#sizes.clear();
+    this.#total = 0;
+    this.#stale.clear();
+  }
+  /** Another writer changed the namespace: it is brought up to date on next use. */
+  drop(owner, namespace) {
+    const key = `${owner}\0${namespace}`;
+    if (this.#namespaces.has(key)) this.#stale.add(key);
+  }
+  /** Forgets memories (only in namespaces already loaded; others load without them). */
+  async remove(owner, namespace, ids) {
+    const key = `${owner}\0${namespace}`;
+    const kept2 = this.#namespaces.get(key);
+    if (!kept2) return;
+    const index = await kept2;
+    for (const id of ids) index.remove(id);
+    this.#release(key, kept2, index);
+  }
+};
+
+// src/services/blind_log.ts
+var MAX_BLIND_APPEND_BYTES = 3e5;
+var MAX_BLIND_APPEND = 100;
+var encoder11 = new TextEncoder();
+
+// src/ranking/answer_types.ts
+var TYPES = [
+  [
+    "time",
+    /^(when|since when|how often|how long|what time|what date|what day|which days?|what year|which year|what month|which month)\b/
+  ],
+  [
+    "place",
+    /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/
+  ],
+  [
+    "person",
+    /^(who|whom|whose)\b/
+  ],
+  [
+    "number",
+    /^how (much|many|old|far|big|tall|heavy)\b|^what('s| is| was)\b.*\b(phone|house|room|flat) number\b/
+  ],
+  [
+    "colour",
+    /^(what|which) colou?r\b/
+  ]
+];
+var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
+var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
+var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
+var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+function questionType(question) {
+  return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
+}
+function answerKinds(question) {
+  if (DATE.test(asked(question))) return [
+    "date"
+  ];
+  const type = questionType(question);
+  if (!type) return NAME.test(asked(question)) ? [
+    "name"
+  ] : [];
+  return type === "time" && /^how long\b/.test(asked(question)) ? [
+    type,
+    "number"
+  ] : [
+    type
+  ];
+}
+function asksOwnName(question) {
+  return OWN_NAME.test(asked(question));
+}
+var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
+var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
+var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
+var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
+var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago day days week weeks weekend fortnight month months year years`.split(" "));
+var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
+var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
+var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
+var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
+var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
+function nameLetters(word) {
+  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+}
+function hasName(text, known) {
+  return text.split(/\s+/).slice(1).some((word) => {
+    if (/^I(['’]|$)/.test(word)) return false;
+    const letters = nameLetters(word);
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
+  });
+}
+function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
+  const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
+  switch (type) {
+    case "time":
+      return words2.some((word) => TIME_WORDS.has(word)) || /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(text);
+    case "number":
+      return /\d/.test(text) || words2.some((word) => NUMBER_WORDS.has(word));
+    case "place":
+      return hasName(text, known) || words2.some((word) => PLACE_WORDS.has(word));
+    case "person":
+      return hasName(text, known) || words2.some((word) => PERSON_WORDS.has(word));
+    case "colour":
+      return words2.some((word) => COLOURS.has(word));
+    case "name":
+      return hasName(text, known) || NAMING.test(text);
+    case "date":
+      return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
+  }
+}
+var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
+var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
+var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both".split(" "));
+function startsWithName(text, known) {
+  const [first = ""] = text.trimStart().split(/\s+/, 1);
+  if (/['’](?!s$)/.test(first)) return false;
+  const letters = nameLetters(first);
+  const lower = letters.toLowerCase();
+  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
+}
+function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
+  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
+}
+
+// src/ranking/fusion.ts
+var FUSION_WEIGHTS = {
+  turn: {
+    lexical: 1,
+    rerank: 2,
+    answer: 0
+  },
+  fact: {
+    lexical: 0.25,
+    rerank: 1,
+    answer: 1
+  }
+};
+function similarityOf(distance) {
+  return Math.min(1, Math.max(0, 1 - distance));
+}
+function fusedScore(distance, lexical, rerank, kind = "turn", answer2, weights = FUSION_WEIGHTS) {
+  const weight = weights[kind];
+  const answerWeight = answer2 === void 0 ? 0 : weight.answer;
+  const total = 1 + weight.lexical + (rerank === void 0 ? 0 : weight.rerank) + answerWeight;
+  return (similarityOf(distance) + weight.lexical * lexical + weight.rerank * (rerank ?? 0) + answerWeight * (answer2 ?? 0)) / total;
+}
+function relativeLexical(matches) {
+  const best = matches.hits[0]?.score || 1;
+  return (id) => matches.scoreOf(id) / best;
+}
+
+// src/ranking/candidates.ts
+function poolSize(limit) {
+  return Math.max(limit * 3, 30);
+}
+async function gatherCandidates(size, sources) {
+  const { lexical, kind, weights, neighbours, lookup } = sources;
+  const hits = new Map(sources.nearest.map((hit) => [
+    hit.id,
+    hit
+  ]));
+  const withHits = async (ids) => {
+    const missing = ids.filter((id) => !hits.has(id));
+    const found = missing.length ? await lookup(missing) : [];
+    for (const hit of found) hits.set(hit.id, hit);
+    return ids.flatMap((id) => hits.get(id) ?? []);
+  };
+  await withHits(sources.lexicalIds);
+  const pooled = [
+    ...hits.values()
+  ].map((hit) => ({
+    hit,
+    score: fusedScore(hit.distance, lexical(hit.id), void 0, kind?.(hit.id), void 0, weights)
+  })).sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1)).slice(0, size).map(({ hit }) => hit);
+  const followers = pooled.slice(0, size / 3).flatMap((hit) => neighbours(hit.id).filter((id) => id > hit.id));
+  return [
+    .../* @__PURE__ */ new Set([
+      ...pooled,
+      ...await withHits(followers)
+    ])
+  ];
+}
+
+// src/ranking/neighbours.ts
+var NEIGHBOUR_SPAN = 2;
+var NEIGHBOUR_WEIGHT = 0.6;
+function recallNeighbours(index) {
+  return (id) => index.neighbours(id, NEIGHBOUR_SPAN);
+}
+function liftedScore(score, neighbourScores) {
+  if (neighbourScores.length === 0) return score;
+  return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbourScores)) / (1 + NEIGHBOUR_WEIGHT);
+}
+
+// src/ranking/rank.ts
+var DEFAULT_MIN_SCORE = 0.2;
+var MARGIN_GROUP = 10;
+var MARGIN_OVER = 19;
+function nearestShape(nearest) {
+  const similarities = nearest.map((hit) => similarityOf(hit.distance)).sort((a, b) => b - a).slice(0, MARGIN_GROUP + MARGIN_OVER);
+  if (similarities.length < 2) {
+    const alone = similarities[0] ?? 0;
+    return {
+      margin: alone,
+      spread: alone
+    };
+  }
+  const mean = (values) => values.reduce((sum, s) => sum + s, 0) / values.length;
+  let margin = -Infinity;
+  for (let group = 1; group <= MARGIN_GROUP && group < similarities.length; group++) {
+    const next = similarities.slice(group, group + MARGIN_OVER);
+    margin = Math.max(margin, mean(similarities.slice(0, group)) - mean(next));
+  }
+  return {
+    margin,
+    spread: similarities[0] - similarities.at(-1)
+  };
+}
+function abstainsAt(shape, threshold) {
+  return shape.margin < threshold && shape.spread >= threshold;
+}
+var byScoreThenId = (a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0);
+function rankCandidates(candidates, limit, signals, minScore = 0) {
+  const { lexical, neighbours, reranked, kind = () => "turn", answer: answer2 = () => void 0 } = signals;
+  const { weights } = signals;
+  const parts = /* @__PURE__ */ new Map();
+  for (const hit of candidates) {
+    if (reranked && !reranked.has(hit.id)) continue;
+    const vector = similarityOf(hit.distance);
+    const rerank = reranked?.get(hit.id);
+    const answered = answer2(hit.id);
+    const own = {
+      vector,
+      lexical: lexical(hit.id),
+      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered, weights),
+      neighbour: 0
+    };
+    if (rerank !== void 0) own.rerank = rerank;
+    if (answered !== void 0 && kind(hit.id) === "fact") own.answer = answered;
+    parts.set(hit.id, own);
+  }
+  const ranked = [];
+  for (const hit of candidates) {
+    const own = parts.get(hit.id);
+    if (!own) continue;
+    const near = neighbours(hit.id);
+    for (const id of near) {
+      const fused = parts.get(id)?.fused ?? 0;
+      if (fused > own.neighbour) {
+        own.neighbour = fused;
+        own.neighbourId = id;
+      }
+    }
+    const score = liftedScore(own.fused, near.length ? [
+      own.neighbour
+    ] : []);
+    if (score >= minScore) ranked.push({
+      hit,
+      score,
+      parts: own
+    });
+  }
+  return ranked.sort(byScoreThenId).slice(0, limit);
+}
+function mergeRanked(rankings, limit) {
+  const best = /* @__PURE__ */ new Map();
+  for (const ranked of rankings) {
+    for (const hit of ranked) {
+      if ((best.get(hit.hit.id)?.score ?? -Infinity) < hit.score) best.set(hit.hit.id, hit);
+    }
+  }
+  return [
+    ...best.values()
+  ].sort(byScoreThenId).slice(0, limit);
 }
 
 // src/services/memory_view.ts
@@ -16117,7 +16235,7 @@ async function otherQuestions(asking, query) {
       {
         question: askedOf(query, time2, time2.said),
         about: time2.said,
-        mentions: time2.year
+        mentions: time2.mentions
       }
     ];
   }
