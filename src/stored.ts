@@ -18,4 +18,4 @@ export { liveClaims } from "./auth/state_replay_guard.ts";
 export { StateLifecycleRecords } from "./services/lifecycle_records.ts";
 export { StateUpdateClaims } from "./services/update_claims.ts";
 export { type SealedVectorPlace, VectorSeal } from "./pipeline/vector_seal.ts";
-export { TermHasher } from "./ranking/terms.ts";
+export { TermHasher, type Written } from "./ranking/terms.ts";

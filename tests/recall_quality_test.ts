@@ -334,6 +334,27 @@ Deno.test("times: a relative time is also asked as the year it names", async () 
   assert.equal(found?.explain?.asked_about, `in June, July or August ${year}`);
 });
 
+Deno.test("limits: whether the user may do something is also asked of what keeps them from it", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [gluten] = await rememberAll(t, caller, [
+    { text: "The reason I skip pastries: gluten gives me cramps." },
+    { text: "The reason Callum skips pastries: he is allergic to nuts." },
+    { text: "The hotel serves breakfast from seven until ten." },
+    { text: "The croissants at the Small Street café are the best in town." },
+    { text: "I eat porridge with honey for breakfast." },
+    { text: "Our hotel in Lisbon had a rooftop pool." },
+  ]);
+  const query = "Can I eat the croissants at the hotel breakfast?";
+  const { results } = await recall(t, caller, { query, limit: 10, min_score: 0.01, explain: true });
+  const asked = (text: RegExp) =>
+    results.find((r) => text.test(r.text))?.explain?.asked_about ?? null;
+  assert.equal(results.find((r) => r.id === gluten)?.explain?.asked_about, "a reason I can't");
+  // Only the user's limits: Callum's, which says the same of him, is not asked about.
+  assert.equal(asked(/Callum/), null);
+  assert.equal(asked(/Lisbon/), null);
+});
+
 Deno.test("nothing matches: no memory about whom a question asks holds the kind of answer it asks for", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

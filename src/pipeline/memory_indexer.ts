@@ -51,7 +51,10 @@ export class MemoryIndexer {
     );
     return await Promise.all(memories.map(async (memory, i) => ({
       vector: vectors[i],
-      terms: await hasher.hash(memory.owner, memory.text, memory.createdAt),
+      terms: await hasher.hash(memory.owner, memory.text, {
+        at: memory.createdAt,
+        thread: memory.attributes?.thread !== undefined,
+      }),
       info: await this.#textInfo(memory),
     })));
   }

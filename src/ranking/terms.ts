@@ -8,15 +8,8 @@ import { LruMap } from "@svc/util/lru_map";
 import { words } from "@svc/util/words";
 import { definedRelations, relationTerm } from "./relations.ts";
 import { writtenTimes } from "./times.ts";
-
-/** English words too common to index, lower case. */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
-    "me my mine myself you your yours we our us they them their it its he him his she her this " +
-    "that these those do does did have has had will would shall should can could may might must " +
-    "not no so than then there here what which who whom whose when where why how all any some " +
-    "just very too also into about over up out if oh yeah hey hi").split(" "),
-);
+import { STOP_WORDS } from "./stop_words.ts";
+import { statesLimit } from "./answer_types.ts";
 
 /** Irregular past forms, so "went" meets "go". */
 const IRREGULAR: Record<string, string> = Object.fromEntries(
@@ -80,15 +73,32 @@ export function terms(text: string): string[] {
   return contentWords(text).slice(0, MAX_TERMS).map(stem);
 }
 
-/**
- * What a memory written at `at` is indexed by: the relations it defines someone by
- * (`definedRelations`), then its `terms`, then the times its relative times name
- * (`writtenTimes`); the first `MAX_TERMS`.
- */
-function memoryTerms(text: string, at?: number): string[] {
-  const times = at === undefined ? [] : terms(writtenTimes(text, at).join(" "));
-  return [...definedRelations(text), ...terms(text), ...times].slice(0, MAX_TERMS);
+/** When a memory was remembered, and whether it is a turn of a conversation (has a thread). */
+export interface Written {
+  /** Unix milliseconds. */
+  at: number;
+  /** Whether it is a turn of a conversation. */
+  thread: boolean;
 }
+
+/**
+ * What a memory is indexed by: the relations it defines someone by (`definedRelations`), a mark
+ * when it says what keeps the user from something, its `terms`, and for a fact the times its
+ * relative times name (`writtenTimes`); the first `MAX_TERMS`. A turn's relative times are not
+ * read: a conversation is often remembered long after it was said.
+ */
+function memoryTerms(text: string, written?: Written): string[] {
+  const dated = written && !written.thread;
+  const times = dated ? terms(writtenTimes(text, written.at).join(" ")) : [];
+  const marks = statesLimit(text) ? [LIMIT_TERM] : [];
+  return [...definedRelations(text), ...marks, ...terms(text), ...times].slice(0, MAX_TERMS);
+}
+
+/**
+ * The term of a memory saying what keeps the user from doing something: apart from every word's
+ * (no word holds a NUL), so that a question whether they may do something finds them all.
+ */
+const LIMIT_TERM = "limit\0user";
 
 const encoder = new TextEncoder();
 
@@ -152,13 +162,13 @@ export class TermHasher {
   }
 
   /**
-   * The keyed hashes of the terms of a memory written at `at` (Unix milliseconds; without it, its
-   * relative times are not read), for one owner; with `keepMemoryTerms`, the hashes of recent
-   * terms are kept (single words, never a text; in memory only).
+   * The keyed hashes of a memory's terms (without `written`, its relative times are not read),
+   * for one owner; with `keepMemoryTerms`, the hashes of recent terms are kept (single words,
+   * never a text; in memory only).
    */
-  async hash(owner: string, text: string, at?: number): Promise<string[]> {
+  async hash(owner: string, text: string, written?: Written): Promise<string[]> {
     const key = await this.#key(owner);
-    const indexed = memoryTerms(text, at);
+    const indexed = memoryTerms(text, written);
     if (!this.#keepMemoryTerms) return indexed.map((term) => termHash(key, term));
     return this.#keptHashes(owner, key, indexed);
   }
@@ -169,6 +179,11 @@ export class TermHasher {
    */
   async hashQuery(owner: string, query: string): Promise<string[]> {
     return this.#keptHashes(owner, await this.#key(owner), terms(query));
+  }
+
+  /** The keyed hash of the mark of memories stating a limit of the user's (`statesLimit`). */
+  async limits(owner: string): Promise<string[]> {
+    return this.#keptHashes(owner, await this.#key(owner), [LIMIT_TERM]);
   }
 
   /** The keyed hashes of the terms that memories defining someone by `relations` hold. */

@@ -398,7 +398,13 @@ export class Reindexer {
         texts.map(async ({ row, text }, i) =>
           this.#row(
             place,
-            { ...row, terms: await hasher.hash(owner, text, row.createdAt) },
+            {
+              ...row,
+              terms: await hasher.hash(owner, text, {
+                at: row.createdAt,
+                thread: row.info?.thread !== undefined,
+              }),
+            },
             vectors[i],
             await digest(row, text),
           )

@@ -20,7 +20,7 @@ import {
   type OpenedAttributes,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
-import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import { askedLimit, holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import {
   FUSION_WEIGHTS,
@@ -292,7 +292,7 @@ function lackedAnswerOf(
     shown: scope.shown,
     read: (ids: string[]) => readTexts(source, hitsOf(index, ids), new Map()),
   };
-  return lackedAnswer(lookup, query, others.map(({ mentions }) => mentions));
+  return lackedAnswer(lookup, query, others.flatMap(({ mentions }) => mentions ? [mentions] : []));
 }
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
@@ -304,17 +304,27 @@ interface OtherQuestion {
   question: string;
   /** Who it asks about, as `explain` shows it ("Fergus", "my sister"). */
   about: string;
+  /** The words the memories it adds mention, any of them ("Fergus"). */
   mentions: string;
+  /** Or instead, the hashed terms they hold (the mark of a limit of the user's). */
+  holding?: string[];
 }
 
 /**
- * `query` asked of who the store says someone is, or of when. A question about "my boss" is
- * asked about each name the store gives the boss ("Fergus"); one about "two years ago", about
- * the year that is ("in 2024"); one about "Niamh", about what the store says Niamh is to the
- * user ("my sister"). The memories that say who someone is are read, among those the recall may
- * show. None when it asks about no relation, time or name.
+ * `query` asked of who the store says someone is, of when, or of what may keep the user from
+ * something. A question about "my boss" is asked about each name the store gives the boss
+ * ("Fergus"); one about "two years ago", about the year that is ("in 2024"); one about "Niamh",
+ * about what the store says Niamh is to the user ("my sister"); "Can I hire a car?" as "Is there
+ * a reason I can't hire a car?", of the memories that say what keeps the user from something.
+ * The memories that say who someone is are read, among those the recall may show. None when it
+ * asks about no relation, time, name or whether the user may.
  */
 async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
+  const limit = askedLimit(query);
+  if (limit) {
+    const holding = await asking.hasher.limits(asking.owner);
+    return [{ ...limit, mentions: "", holding }];
+  }
   const [relation] = askedRelations(query);
   if (relation) return await aboutNames(asking, query, relation);
   const [time] = askedTimes(query, asking.at);
@@ -366,7 +376,7 @@ async function aboutRelations(
 /** Another question ranked; it adds only the memories that mention whom it asks about. */
 async function rankOther(
   asking: Asking,
-  { question, about, mentions }: OtherQuestion,
+  { question, about, mentions, holding }: OtherQuestion,
   embed: (question: string) => Promise<Float32Array>,
   clock: RecallClock,
 ): Promise<QuestionRanking> {
@@ -374,7 +384,7 @@ async function rankOther(
   const [vector, terms, mentioned] = await Promise.all([
     embed(question),
     hasher.hashQuery(owner, question),
-    hasher.hashQuery(owner, mentions),
+    holding ?? hasher.hashQuery(owner, mentions),
   ]);
   const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
   const mentioning = index.search(mentioned, 1);
