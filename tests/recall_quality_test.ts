@@ -353,6 +353,13 @@ Deno.test("limits: whether the user may do something is also asked of what keeps
   // Only the user's limits: Callum's, which says the same of him, is not asked about.
   assert.equal(asked(/Callum/), null);
   assert.equal(asked(/Lisbon/), null);
+  // Whom the question names is still asked about too.
+  await rememberAll(t, caller, [
+    { text: "My brother Tom lives in Leeds." },
+    { text: "Tom's car is a red Golf." },
+  ]);
+  const car = await recall(t, caller, { query: "Could I borrow my brother's car?", explain: true });
+  assert.equal(car.results.find((r) => /Golf/.test(r.text))?.explain?.asked_about, "Tom");
 });
 
 Deno.test("nothing matches: no memory about whom a question asks holds the kind of answer it asks for", async () => {

@@ -10,6 +10,7 @@ import { definedRelations, relationTerm } from "./relations.ts";
 import { writtenTimes } from "./times.ts";
 import { STOP_WORDS } from "./stop_words.ts";
 import { statesLimit } from "./answer_types.ts";
+import { rankedText } from "../text_limits.ts";
 
 /** Irregular past forms, so "went" meets "go". */
 const IRREGULAR: Record<string, string> = Object.fromEntries(
@@ -83,15 +84,17 @@ export interface Written {
 
 /**
  * What a memory is indexed by: the relations it defines someone by (`definedRelations`), a mark
- * when it says what keeps the user from something, its `terms`, and for a fact the times its
- * relative times name (`writtenTimes`); the first `MAX_TERMS`. A turn's relative times are not
- * read: a conversation is often remembered long after it was said.
+ * when it states a limit of the user's (`statesLimit`), for a fact the times its relative times
+ * name (`writtenTimes`), then its `terms`; the first `MAX_TERMS`. The limit and the times are
+ * read from the text's first `rankedText`. A turn's relative times are not read: a conversation
+ * is often remembered long after it was said.
  */
 function memoryTerms(text: string, written?: Written): string[] {
+  const ranked = rankedText(text);
   const dated = written && !written.thread;
-  const times = dated ? terms(writtenTimes(text, written.at).join(" ")) : [];
-  const marks = statesLimit(text) ? [LIMIT_TERM] : [];
-  return [...definedRelations(text), ...marks, ...terms(text), ...times].slice(0, MAX_TERMS);
+  const times = dated ? terms(writtenTimes(ranked, written.at).join(" ")) : [];
+  const marks = statesLimit(ranked) ? [LIMIT_TERM] : [];
+  return [...definedRelations(text), ...marks, ...times, ...terms(text)].slice(0, MAX_TERMS);
 }
 
 /**

@@ -25,13 +25,15 @@ const RELATIVE_WORDS =
 
 /**
  * The times `text` says relative to `at` (Unix milliseconds) by year or by month ("two years
- * ago", "last month"); not by day ("yesterday"), which is said of the moment. Text without
- * `RELATIVE_WORDS` is not parsed (most questions; parsing one costs about 0.2 ms).
+ * ago", "last month"); not by day ("yesterday"), which is said of the moment, nor a length of
+ * time ("for ten years"). Text without `RELATIVE_WORDS` is not parsed (most questions; parsing
+ * one costs about 0.2 ms).
  */
 function relativeTimes(text: string, at: number): ParsedResult[] {
   if (!RELATIVE_WORDS.test(text)) return [];
   return parse(text, new Date(at)).filter(({ start, text }) =>
-    start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text)
+    start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text) &&
+    !/^for\b/i.test(text)
   );
 }
 
@@ -53,25 +55,25 @@ const SEASON_STARTS: Record<string, number> = {
 };
 const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5 };
 const SEASON = "spring|summer|autumn|fall|winter";
-/** "last summer", "this winter", "next spring", "two summers ago", "in the autumn". */
+/** "last summer", "this winter", "next spring", "two summers ago". */
 const SEASON_SAID = new RegExp(
-  `\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|\\d)\\s+` +
-    `(springs|summers|autumns|winters)\\s+ago|(?:in|during|over)\\s+the\\s+(${SEASON}))\\b`,
+  `\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|[1-9])\\s+` +
+    `(springs|summers|autumns|winters)\\s+ago)\\b`,
   "gi",
 );
 
-/** A season as text says it: which, and the year it begins in (none for "in the summer"). */
+/** A season as text says it, and the year it begins in. */
 interface SaidSeason {
   index: number;
   text: string;
   season: string;
-  year?: number;
+  year: number;
 }
 
 /**
  * The year the season `start` (its first month) begins in, as `which` says it at `at`: the
- * last one to end, the one under way (else this year's), the next to begin, or `ago` before
- * the last.
+ * last one to end, the one under way (else the one that begins this year), the next to begin,
+ * or `ago` before the last.
  */
 function seasonYear(start: number, which: string, at: number, ago = 1): number {
   const now = new Date(at);
@@ -82,17 +84,16 @@ function seasonYear(start: number, which: string, at: number, ago = 1): number {
   const ended = years.filter((year) => first(year) + 2 < month).at(-1)!;
   if (which === "last") return ended - (ago - 1);
   const current = years.find((year) => first(year) <= month && month <= first(year) + 2);
-  return current ?? (start === 12 && now.getUTCMonth() < 2 ? ended : now.getUTCFullYear());
+  return current ?? now.getUTCFullYear();
 }
 
 /** The seasons `text` says, with their years relative to `at`. */
 function saidSeasons(text: string, at: number): SaidSeason[] {
   return [...text.matchAll(SEASON_SAID)].map((match) => {
-    const [said, which, season, count, seasons, bare] = match;
-    const name = (season ?? seasons?.replace(/s$/, "") ?? bare).toLowerCase();
+    const [said, which, season, count, seasons] = match;
+    const name = (season ?? seasons.replace(/s$/, "")).toLowerCase();
     const start = SEASON_STARTS[name];
     const base = { index: match.index, text: said, season: name };
-    if (bare) return base;
     if (which) return { ...base, year: seasonYear(start, which.toLowerCase(), at) };
     const ago = COUNTS[count.toLowerCase()] ?? Number(count);
     return { ...base, year: seasonYear(start, "last", at, ago) };
@@ -123,9 +124,9 @@ export function askedTimes(question: string, now: number): AskedTime[] {
   });
   const seasons = saidSeasons(question, now).map(({ index, text, season, year }) => {
     const months = seasonMonths(SEASON_STARTS[season]);
-    const [first, second, third] = year && season === "winter"
+    const [first, second, third] = season === "winter"
       ? [`${months[0]} ${year}`, months[1], `${months[2]} ${year + 1}`]
-      : [months[0], months[1], `${months[2]}${year ? ` ${year}` : ""}`];
+      : [months[0], months[1], `${months[2]} ${year}`];
     const said = `in ${first}, ${second} or ${third}`;
     return {
       start: index,
@@ -148,7 +149,7 @@ export function writtenTimes(text: string, at: number): string[] {
     String(start.get("year")),
   ]);
   const seasons = saidSeasons(text, at).flatMap(({ season, year }) =>
-    year === undefined ? [] : SEASON_STARTS[season] === 12 ? [year, year + 1] : [year]
+    season === "winter" ? [year, year + 1] : [year]
   );
   return [...new Set([...times, ...seasons.map(String)])];
 }

@@ -43,7 +43,7 @@ Deno.test("askedTimes: a season, as its months", () => {
   assert.equal(said("two summers ago").said, "in June, July or August 2025");
   assert.equal(said("this winter").said, "in December 2026, January or February 2027");
   assert.equal(said("last winter").said, "in December 2025, January or February 2026");
-  assert.equal(said("in the autumn").said, "in September, October or November");
+  assert.deepEqual(askedTimes("What do I do in the autumn?", NOW), [], "no year: asked as it is");
   assert.equal(said("last fall").mentions, "fall September October November");
   // In January, the winter under way is this one, and last winter the one before.
   const january = Date.parse("2027-01-10T12:00:00Z");
@@ -65,4 +65,7 @@ Deno.test("writtenTimes: a memory's relative times, as the years and months they
   assert.deepEqual(writtenTimes("Last winter the pipes froze.", NOW), ["2025", "2026"]);
   assert.deepEqual(writtenTimes("I ran Paris in 2024, in the summer.", NOW), []);
   assert.deepEqual(writtenTimes("I saw Niamh yesterday.", NOW), []);
+  // A length of time is no time from now.
+  assert.deepEqual(writtenTimes("I've worked at KPMG for 10 years.", NOW), []);
+  assert.deepEqual(askedTimes("Where did I live for three years?", NOW), []);
 });

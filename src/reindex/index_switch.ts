@@ -211,7 +211,7 @@ export class IndexSwitch {
   ): Promise<void> {
     const retired = [...this.#retired].find((g) => g === generation);
     if (!retired) return;
-    if (graceMs > 0 && !signal?.aborted) {
+    if (graceMs > 0) {
       await sleep(graceMs, signal);
     }
     retired.closing = true;

@@ -292,22 +292,25 @@ function lackedAnswerOf(
     shown: scope.shown,
     read: (ids: string[]) => readTexts(source, hitsOf(index, ids), new Map()),
   };
-  return lackedAnswer(lookup, query, others.flatMap(({ mentions }) => mentions ? [mentions] : []));
+  const names = others.flatMap(({ person, mentions }) =>
+    person && "words" in mentions ? [mentions.words] : []
+  );
+  return lackedAnswer(lookup, query, names);
 }
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
 const DEFINERS = 4;
 const OTHERS = 2;
 
-/** Another question a recall asks, about whom, and what the memories it adds must mention. */
+/** Another question a recall asks, about whom or what, and what the memories it adds hold. */
 interface OtherQuestion {
   question: string;
-  /** Who it asks about, as `explain` shows it ("Fergus", "my sister"). */
+  /** Whom or what it asks about, as `explain` shows it ("Fergus", "my sister", "in 2024"). */
   about: string;
-  /** The words the memories it adds mention, any of them ("Fergus"). */
-  mentions: string;
-  /** Or instead, the hashed terms they hold (the mark of a limit of the user's). */
-  holding?: string[];
+  /** Any of these words ("Fergus", "2024"), or these hashed terms (the mark of a limit). */
+  mentions: { words: string } | { hashed: string[] };
+  /** Whether it asks about a person: the words are then a name, or a relation's last word. */
+  person?: boolean;
 }
 
 /**
@@ -320,20 +323,21 @@ interface OtherQuestion {
  * asks about no relation, time, name or whether the user may.
  */
 async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
-  const limit = askedLimit(query);
-  if (limit) {
-    const holding = await asking.hasher.limits(asking.owner);
-    return [{ ...limit, mentions: "", holding }];
-  }
+  const asked = askedLimit(query);
+  const limits = asked
+    ? [{ ...asked, mentions: { hashed: await asking.hasher.limits(asking.owner) } }]
+    : [];
+  return [...limits, ...await aboutWhomOrWhen(asking, query)].slice(0, OTHERS);
+}
+
+/** `query` asked about the names or the relation the store gives whom it asks about, or when. */
+async function aboutWhomOrWhen(asking: Asking, query: string): Promise<OtherQuestion[]> {
   const [relation] = askedRelations(query);
   if (relation) return await aboutNames(asking, query, relation);
   const [time] = askedTimes(query, asking.at);
   if (time) {
-    return [{
-      question: askedOf(query, time, time.said),
-      about: time.said,
-      mentions: time.mentions,
-    }];
+    const { said, mentions } = time;
+    return [{ question: askedOf(query, time, said), about: said, mentions: { words: mentions } }];
   }
   const [named] = askedNames(query);
   return named ? await aboutRelations(asking, query, named) : [];
@@ -353,7 +357,8 @@ async function aboutNames(
   return [...new Set(names)].slice(0, OTHERS).map((name) => ({
     question: askedOf(query, asked, name),
     about: name,
-    mentions: bareName(name),
+    mentions: { words: bareName(name) },
+    person: true,
   }));
 }
 
@@ -369,22 +374,27 @@ async function aboutRelations(
   return [...new Set(relations)].slice(0, OTHERS).map((words) => ({
     question: askedOf(query, asked, `my ${words}`),
     about: `my ${words}`,
-    mentions: words.split(" ").at(-1)!,
+    mentions: { words: words.split(" ").at(-1)! },
+    person: true,
   }));
 }
 
-/** Another question ranked; it adds only the memories that mention whom it asks about. */
+/**
+ * Another question ranked; it adds only the memories that mention whom or what it asks about, or
+ * that hold what it asks them to.
+ */
 async function rankOther(
   asking: Asking,
-  { question, about, mentions, holding }: OtherQuestion,
+  other: OtherQuestion,
   embed: (question: string) => Promise<Float32Array>,
   clock: RecallClock,
 ): Promise<QuestionRanking> {
   const { owner, hasher, index } = asking;
+  const { question, about, mentions } = other;
   const [vector, terms, mentioned] = await Promise.all([
     embed(question),
     hasher.hashQuery(owner, question),
-    holding ?? hasher.hashQuery(owner, mentions),
+    "hashed" in mentions ? mentions.hashed : hasher.hashQuery(owner, mentions.words),
   ]);
   const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
   const mentioning = index.search(mentioned, 1);

@@ -14658,7 +14658,7 @@ function parse(text, ref, option) {
 var RELATIVE_WORDS = /\d|\b(?:ago|later|within|y|yrs?|years?|mos?|months?|w|wks?|weeks?|decades?|qtrs?|quarters?|fortnights?)\b/i;
 function relativeTimes(text, at) {
   if (!RELATIVE_WORDS.test(text)) return [];
-  return parse(text, new Date(at)).filter(({ start, text: text2 }) => start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text2));
+  return parse(text, new Date(at)).filter(({ start, text: text2 }) => start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text2) && !/^for\b/i.test(text2));
 }
 function monthName(month) {
   return new Date(Date.UTC(2e3, month - 1)).toLocaleString("en", {
@@ -14682,7 +14682,7 @@ var COUNTS = {
   five: 5
 };
 var SEASON = "spring|summer|autumn|fall|winter";
-var SEASON_SAID = new RegExp(`\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|\\d)\\s+(springs|summers|autumns|winters)\\s+ago|(?:in|during|over)\\s+the\\s+(${SEASON}))\\b`, "gi");
+var SEASON_SAID = new RegExp(`\\b(?:(last|this|next)\\s+(${SEASON})|(a|one|two|three|four|five|[1-9])\\s+(springs|summers|autumns|winters)\\s+ago)\\b`, "gi");
 function seasonYear(start, which, at, ago = 1) {
   const now2 = new Date(at);
   const month = now2.getUTCFullYear() * 12 + now2.getUTCMonth();
@@ -14702,21 +14702,20 @@ function seasonYear(start, which, at, ago = 1) {
   const ended = years.filter((year) => first(year) + 2 < month).at(-1);
   if (which === "last") return ended - (ago - 1);
   const current = years.find((year) => first(year) <= month && month <= first(year) + 2);
-  return current ?? (start === 12 && now2.getUTCMonth() < 2 ? ended : now2.getUTCFullYear());
+  return current ?? now2.getUTCFullYear();
 }
 function saidSeasons(text, at) {
   return [
     ...text.matchAll(SEASON_SAID)
   ].map((match) => {
-    const [said, which, season, count, seasons, bare] = match;
-    const name = (season ?? seasons?.replace(/s$/, "") ?? bare).toLowerCase();
+    const [said, which, season, count, seasons] = match;
+    const name = (season ?? seasons.replace(/s$/, "")).toLowerCase();
     const start = SEASON_STARTS[name];
     const base = {
       index: match.index,
       text: said,
       season: name
     };
-    if (bare) return base;
     if (which) return {
       ...base,
       year: seasonYear(start, which.toLowerCase(), at)
@@ -14748,14 +14747,14 @@ function askedTimes(question, now2) {
   });
   const seasons = saidSeasons(question, now2).map(({ index, text, season, year }) => {
     const months = seasonMonths(SEASON_STARTS[season]);
-    const [first, second, third] = year && season === "winter" ? [
+    const [first, second, third] = season === "winter" ? [
       `${months[0]} ${year}`,
       months[1],
       `${months[2]} ${year + 1}`
     ] : [
       months[0],
       months[1],
-      `${months[2]}${year ? ` ${year}` : ""}`
+      `${months[2]} ${year}`
     ];
     const said = `in ${first}, ${second} or ${third}`;
     return {
@@ -14780,7 +14779,7 @@ function writtenTimes(text, at) {
     ] : [],
     String(start.get("year"))
   ]);
-  const seasons = saidSeasons(text, at).flatMap(({ season, year }) => year === void 0 ? [] : SEASON_STARTS[season] === 12 ? [
+  const seasons = saidSeasons(text, at).flatMap(({ season, year }) => season === "winter" ? [
     year,
     year + 1
   ] : [
@@ -14923,18 +14922,19 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
   }
 }
 var USER = /\b(i|i'm|i've|i'd|me|my|we|we're|we've|us|our)\b/;
-var LIMIT = new RegExp("\\b(can't(?! wait)|cannot|can not|couldn't|unable|mustn't|must not|not allowed|no longer|(don't|doesn't|didn't) (have|own|drive|eat|drink)|(haven't|hasn't) (got|had|renewed|recovered|healed)|never (learned|learnt|passed)|no (pets|smoking|alcohol)|avoid|allergic|allergy|allergies|intolerant|intolerance|coeliac|celiac|diabetic|ill|sick|seasick|nauseous|bloated|cramps|migraines?|rash|asthma|blind|deaf|pregnant|injured|injury|broken|sprained|torn|operation|surgery|recovering|afraid|scared|terrified|phobia|claustrophobic|fear|frightened|expired|ran out|run out|cancelled|canceled|banned|suspended|revoked|taken away|dies|vegan|vegetarian|teetotal|sober|sworn off|kosher|halal|makes me|gives me|sets? off|triggers?)\\b");
+var LIMIT = new RegExp("\\b((can't|cannot|can not|couldn't)(?! wait)|unable|mustn't|must not|not allowed|no longer|(don't|doesn't|didn't) (have(?! to)|own|drive|eat|drink)|(haven't|hasn't) (got|had|renewed|recovered|healed)|never (learned|learnt|passed)|no (pets|smoking|alcohol)|avoid|allergic|allergy|allergies|intolerant|intolerance|coeliac|celiac|diabetic|ill|sick|seasick|nauseous|bloated|cramps|migraines?|rash|asthma|blind|deaf|pregnant|injured|injury|broken|sprained|operation|surgery|recovering|afraid|scared|terrified|phobia|claustrophobic|expired|ran out|run out|cancelled|canceled|banned|suspended|revoked|taken away|vegan|vegetarian|teetotal|sober|sworn off|kosher|halal)\\b");
 function statesLimit(text) {
   const lower = text.toLowerCase().replace(/[’‘]/g, "'");
   return USER.test(lower) && LIMIT.test(lower);
 }
 var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
-var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both".split(" "));
+var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
 function startsWithName(text, known) {
   const [first = ""] = text.trimStart().split(/\s+/, 1);
-  if (/['’](?!s$)/.test(first)) return false;
-  const letters = nameLetters(first);
+  const word = first.replace(/[^\p{L}'’]+$/u, "");
+  if (/n['’]t$/i.test(word)) return false;
+  const letters = nameLetters(word.replace(/['’](d|ll|re|ve|m)$/i, ""));
   const lower = letters.toLowerCase();
   return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
 }
@@ -14969,16 +14969,17 @@ function terms(text) {
   return contentWords(text).slice(0, MAX_TERMS).map(stem);
 }
 function memoryTerms(text, written) {
+  const ranked = rankedText(text);
   const dated = written && !written.thread;
-  const times = dated ? terms(writtenTimes(text, written.at).join(" ")) : [];
-  const marks = statesLimit(text) ? [
+  const times = dated ? terms(writtenTimes(ranked, written.at).join(" ")) : [];
+  const marks = statesLimit(ranked) ? [
     LIMIT_TERM
   ] : [];
   return [
     ...definedRelations(text),
     ...marks,
-    ...terms(text),
-    ...times
+    ...times,
+    ...terms(text)
   ].slice(0, MAX_TERMS);
 }
 var LIMIT_TERM = "limit\0user";
@@ -16283,33 +16284,41 @@ function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) 
     shown: scope.shown,
     read: (ids) => readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map())
   };
-  return lackedAnswer(lookup, query, others.flatMap(({ mentions }) => mentions ? [
-    mentions
-  ] : []));
+  const names = others.flatMap(({ person, mentions }) => person && "words" in mentions ? [
+    mentions.words
+  ] : []);
+  return lackedAnswer(lookup, query, names);
 }
 var DEFINERS = 4;
 var OTHERS = 2;
 async function otherQuestions(asking, query) {
-  const limit = askedLimit(query);
-  if (limit) {
-    const holding = await asking.hasher.limits(asking.owner);
-    return [
-      {
-        ...limit,
-        mentions: "",
-        holding
+  const asked3 = askedLimit(query);
+  const limits = asked3 ? [
+    {
+      ...asked3,
+      mentions: {
+        hashed: await asking.hasher.limits(asking.owner)
       }
-    ];
-  }
+    }
+  ] : [];
+  return [
+    ...limits,
+    ...await aboutWhomOrWhen(asking, query)
+  ].slice(0, OTHERS);
+}
+async function aboutWhomOrWhen(asking, query) {
   const [relation] = askedRelations(query);
   if (relation) return await aboutNames(asking, query, relation);
   const [time2] = askedTimes(query, asking.at);
   if (time2) {
+    const { said, mentions } = time2;
     return [
       {
-        question: askedOf(query, time2, time2.said),
-        about: time2.said,
-        mentions: time2.mentions
+        question: askedOf(query, time2, said),
+        about: said,
+        mentions: {
+          words: mentions
+        }
       }
     ];
   }
@@ -16327,7 +16336,10 @@ async function aboutNames(asking, query, asked3) {
   ].slice(0, OTHERS).map((name) => ({
     question: askedOf(query, asked3, name),
     about: name,
-    mentions: bareName(name)
+    mentions: {
+      words: bareName(name)
+    },
+    person: true
   }));
 }
 async function aboutRelations(asking, query, asked3) {
@@ -16341,15 +16353,19 @@ async function aboutRelations(asking, query, asked3) {
   ].slice(0, OTHERS).map((words2) => ({
     question: askedOf(query, asked3, `my ${words2}`),
     about: `my ${words2}`,
-    mentions: words2.split(" ").at(-1)
+    mentions: {
+      words: words2.split(" ").at(-1)
+    },
+    person: true
   }));
 }
-async function rankOther(asking, { question, about, mentions, holding }, embed, clock) {
+async function rankOther(asking, other, embed, clock) {
   const { owner, hasher, index } = asking;
+  const { question, about, mentions } = other;
   const [vector, terms2, mentioned] = await Promise.all([
     embed(question),
     hasher.hashQuery(owner, question),
-    holding ?? hasher.hashQuery(owner, mentions)
+    "hashed" in mentions ? mentions.hashed : hasher.hashQuery(owner, mentions.words)
   ]);
   const ranking = await rankQuestion(asking, {
     query: question,
