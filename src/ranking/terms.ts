@@ -9,7 +9,7 @@ import { words } from "@svc/util/words";
 import { definedRelations, relationTerm } from "./relations.ts";
 import { writtenTimes } from "./times.ts";
 import { STOP_WORDS } from "./stop_words.ts";
-import { statesLimit } from "./answer_types.ts";
+import { statesLimit } from "./limits.ts";
 import { rankedText } from "../text_limits.ts";
 
 /** Irregular past forms, so "went" meets "go". */

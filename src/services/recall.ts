@@ -20,7 +20,8 @@ import {
   type OpenedAttributes,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
-import { askedLimit, holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import { askedLimit } from "../ranking/limits.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import {
   FUSION_WEIGHTS,
@@ -385,12 +386,11 @@ async function aboutRelations(
  */
 async function rankOther(
   asking: Asking,
-  other: OtherQuestion,
+  { question, about, mentions }: OtherQuestion,
   embed: (question: string) => Promise<Float32Array>,
   clock: RecallClock,
 ): Promise<QuestionRanking> {
   const { owner, hasher, index } = asking;
-  const { question, about, mentions } = other;
   const [vector, terms, mentioned] = await Promise.all([
     embed(question),
     hasher.hashQuery(owner, question),

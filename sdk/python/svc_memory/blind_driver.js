@@ -14796,7 +14796,7 @@ function writtenTimes(text, at) {
 // src/ranking/stop_words.ts
 var STOP_WORDS2 = new Set("a an the and or but of to in on at for with from by as is are was were be been being am i me my mine myself you your yours we our us they them their it its he him his she her this that these those do does did have has had will would shall should can could may might must not no so than then there here what which who whom whose when where why how all any some just very too also into about over up out if oh yeah hey hi".split(" "));
 
-// src/ranking/answer_types.ts
+// src/ranking/limits.ts
 var WHETHER = [
   [
     /^(can|could|may) i /i,
@@ -14835,111 +14835,11 @@ function askedLimit(question) {
     };
   }
 }
-var TYPES = [
-  [
-    "time",
-    /^(when|since when|how often|how long|what time|what date|what day|which days?|what year|which year|what month|which month)\b/
-  ],
-  [
-    "place",
-    /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/
-  ],
-  [
-    "person",
-    /^(who|whom|whose)\b/
-  ],
-  [
-    "number",
-    /^how (much|many|old|far|big|tall|heavy)\b|^what('s| is| was)\b.*\b(phone|house|room|flat) number\b/
-  ],
-  [
-    "colour",
-    /^(what|which) colou?r\b/
-  ]
-];
-var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
-var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
-var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
-var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
-function questionType(question) {
-  return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
-}
-function answerKinds(question) {
-  if (DATE.test(asked(question))) return [
-    "date"
-  ];
-  const type = questionType(question);
-  if (!type) return NAME.test(asked(question)) ? [
-    "name"
-  ] : [];
-  return type === "time" && /^how long\b/.test(asked(question)) ? [
-    type,
-    "number"
-  ] : [
-    type
-  ];
-}
-function asksOwnName(question) {
-  return OWN_NAME.test(asked(question));
-}
-var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
-var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
-var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
-var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
-var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago day days week weeks weekend fortnight month months year years`.split(" "));
-var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
-var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
-var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
-var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
-var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
-function nameLetters(word) {
-  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
-}
-function hasName(text, known) {
-  return text.split(/\s+/).slice(1).some((word) => {
-    if (/^I(['’]|$)/.test(word)) return false;
-    const letters = nameLetters(word);
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
-  });
-}
-function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
-  switch (type) {
-    case "time":
-      return words2.some((word) => TIME_WORDS.has(word)) || /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(text);
-    case "number":
-      return /\d/.test(text) || words2.some((word) => NUMBER_WORDS.has(word));
-    case "place":
-      return hasName(text, known) || words2.some((word) => PLACE_WORDS.has(word));
-    case "person":
-      return hasName(text, known) || words2.some((word) => PERSON_WORDS.has(word));
-    case "colour":
-      return words2.some((word) => COLOURS.has(word));
-    case "name":
-      return hasName(text, known) || NAMING.test(text);
-    case "date":
-      return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
-  }
-}
 var USER = /\b(i|i'm|i've|i'd|me|my|we|we're|we've|us|our)\b/;
 var LIMIT = new RegExp("\\b((can't|cannot|can not|couldn't)(?! wait)|unable|mustn't|must not|not allowed|no longer|(don't|doesn't|didn't) (have(?! to)|own|drive|eat|drink)|(haven't|hasn't) (got|had|renewed|recovered|healed)|never (learned|learnt|passed)|no (pets|smoking|alcohol)|avoid|allergic|allergy|allergies|intolerant|intolerance|coeliac|celiac|diabetic|ill|sick|seasick|nauseous|bloated|cramps|migraines?|rash|asthma|blind|deaf|pregnant|injured|injury|broken|sprained|operation|surgery|recovering|afraid|scared|terrified|phobia|claustrophobic|expired|ran out|run out|cancelled|canceled|banned|suspended|revoked|taken away|vegan|vegetarian|teetotal|sober|sworn off|kosher|halal)\\b");
 function statesLimit(text) {
   const lower = text.toLowerCase().replace(/[’‘]/g, "'");
   return USER.test(lower) && LIMIT.test(lower);
-}
-var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
-var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
-var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
-function startsWithName(text, known) {
-  const [first = ""] = text.trimStart().split(/\s+/, 1);
-  const word = first.replace(/[^\p{L}'’]+$/u, "");
-  if (/n['’]t$/i.test(word)) return false;
-  const letters = nameLetters(word.replace(/['’](d|ll|re|ve|m)$/i, ""));
-  const lower = letters.toLowerCase();
-  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
-}
-function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
 }
 
 // src/ranking/terms.ts
@@ -15713,6 +15613,108 @@ var MAX_BLIND_APPEND_BYTES = 3e5;
 var MAX_BLIND_APPEND = 100;
 var encoder11 = new TextEncoder();
 
+// src/ranking/answer_types.ts
+var TYPES = [
+  [
+    "time",
+    /^(when|since when|how often|how long|what time|what date|what day|which days?|what year|which year|what month|which month)\b/
+  ],
+  [
+    "place",
+    /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/
+  ],
+  [
+    "person",
+    /^(who|whom|whose)\b/
+  ],
+  [
+    "number",
+    /^how (much|many|old|far|big|tall|heavy)\b|^what('s| is| was)\b.*\b(phone|house|room|flat) number\b/
+  ],
+  [
+    "colour",
+    /^(what|which) colou?r\b/
+  ]
+];
+var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
+var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
+var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
+var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+function questionType(question) {
+  return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
+}
+function answerKinds(question) {
+  if (DATE.test(asked(question))) return [
+    "date"
+  ];
+  const type = questionType(question);
+  if (!type) return NAME.test(asked(question)) ? [
+    "name"
+  ] : [];
+  return type === "time" && /^how long\b/.test(asked(question)) ? [
+    type,
+    "number"
+  ] : [
+    type
+  ];
+}
+function asksOwnName(question) {
+  return OWN_NAME.test(asked(question));
+}
+var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
+var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
+var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
+var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
+var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago day days week weeks weekend fortnight month months year years`.split(" "));
+var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
+var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
+var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
+var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
+var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
+function nameLetters(word) {
+  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+}
+function hasName(text, known) {
+  return text.split(/\s+/).slice(1).some((word) => {
+    if (/^I(['’]|$)/.test(word)) return false;
+    const letters = nameLetters(word);
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
+  });
+}
+function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
+  const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
+  switch (type) {
+    case "time":
+      return words2.some((word) => TIME_WORDS.has(word)) || /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(text);
+    case "number":
+      return /\d/.test(text) || words2.some((word) => NUMBER_WORDS.has(word));
+    case "place":
+      return hasName(text, known) || words2.some((word) => PLACE_WORDS.has(word));
+    case "person":
+      return hasName(text, known) || words2.some((word) => PERSON_WORDS.has(word));
+    case "colour":
+      return words2.some((word) => COLOURS.has(word));
+    case "name":
+      return hasName(text, known) || NAMING.test(text);
+    case "date":
+      return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
+  }
+}
+var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
+var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
+var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
+function startsWithName(text, known) {
+  const [first = ""] = text.trimStart().split(/\s+/, 1);
+  const word = first.replace(/[^\p{L}'’]+$/u, "");
+  if (/n['’]t$/i.test(word)) return false;
+  const letters = nameLetters(word.replace(/['’](d|ll|re|ve|m)$/i, ""));
+  const lower = letters.toLowerCase();
+  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
+}
+function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
+  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
+}
+
 // src/ranking/fusion.ts
 var FUSION_WEIGHTS = {
   turn: {
@@ -16359,9 +16361,8 @@ async function aboutRelations(asking, query, asked3) {
     person: true
   }));
 }
-async function rankOther(asking, other, embed, clock) {
+async function rankOther(asking, { question, about, mentions }, embed, clock) {
   const { owner, hasher, index } = asking;
-  const { question, about, mentions } = other;
   const [vector, terms2, mentioned] = await Promise.all([
     embed(question),
     hasher.hashQuery(owner, question),
