@@ -85,15 +85,14 @@ export interface Written {
 /**
  * What a memory is indexed by: the relations it defines someone by (`definedRelations`), a mark
  * when it states a limit of the user's (`statesLimit`), for a fact the times its relative times
- * name (`writtenTimes`), then its `terms`; the first `MAX_TERMS`. The limit and the times are
- * read from the text's first `rankedText`. A turn's relative times are not read: a conversation
- * is often remembered long after it was said.
+ * name (`writtenTimes`), then its `terms`; the first `MAX_TERMS`. The limit is read from the
+ * text's `rankedText`. A turn's relative times are not read: a conversation is often remembered
+ * long after it was said.
  */
 function memoryTerms(text: string, written?: Written): string[] {
-  const ranked = rankedText(text);
   const dated = written && !written.thread;
-  const times = dated ? terms(writtenTimes(ranked, written.at).join(" ")) : [];
-  const marks = statesLimit(ranked) ? [LIMIT_TERM] : [];
+  const times = dated ? terms(writtenTimes(text, written.at).join(" ")) : [];
+  const marks = statesLimit(rankedText(text)) ? [LIMIT_TERM] : [];
   return [...definedRelations(text), ...marks, ...times, ...terms(text)].slice(0, MAX_TERMS);
 }
 

@@ -138,12 +138,16 @@ export function askedTimes(question: string, now: number): AskedTime[] {
   return [...times, ...seasons].sort((a, b) => a.start - b.start);
 }
 
+/** How much of a memory is read for its relative times: parsing costs about 0.7 µs a character. */
+const WRITTEN_CHARS = 2_048;
+
 /**
- * The words a memory written at `at` says its relative times with: the year ("last year" →
- * "2025") and the month ("last month" → "October", "2026"), and a season's years ("last
- * winter" → "2025", "2026"). Indexed beside its own words.
+ * The words a memory written at `at` says its relative times with, in its first `WRITTEN_CHARS`:
+ * the year ("last year" → "2025") and the month ("last month" → "October", "2026"), and a
+ * season's years ("last winter" → "2025", "2026"). Indexed beside its own words.
  */
-export function writtenTimes(text: string, at: number): string[] {
+export function writtenTimes(memory: string, at: number): string[] {
+  const text = memory.slice(0, WRITTEN_CHARS);
   const times = relativeTimes(text, at).flatMap(({ start }) => [
     ...start.isCertain("month") ? [monthName(start.get("month")!)] : [],
     String(start.get("year")),

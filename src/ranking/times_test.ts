@@ -69,3 +69,9 @@ Deno.test("writtenTimes: a memory's relative times, as the years and months they
   assert.deepEqual(writtenTimes("I've worked at KPMG for 10 years.", NOW), []);
   assert.deepEqual(askedTimes("Where did I live for three years?", NOW), []);
 });
+
+Deno.test("writtenTimes: a long memory's first 2,048 characters are read", () => {
+  const filler = "and then we walked on. ".repeat(100);
+  assert.deepEqual(writtenTimes(`Last year I ran Paris, ${filler}`, NOW), ["2025"]);
+  assert.deepEqual(writtenTimes(`${filler} Last year I ran Paris.`, NOW), []);
+});

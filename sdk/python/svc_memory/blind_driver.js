@@ -14772,7 +14772,9 @@ function askedTimes(question, now2) {
     ...seasons
   ].sort((a, b) => a.start - b.start);
 }
-function writtenTimes(text, at) {
+var WRITTEN_CHARS = 2048;
+function writtenTimes(memory2, at) {
+  const text = memory2.slice(0, WRITTEN_CHARS);
   const times = relativeTimes(text, at).flatMap(({ start }) => [
     ...start.isCertain("month") ? [
       monthName(start.get("month"))
@@ -14869,10 +14871,9 @@ function terms(text) {
   return contentWords(text).slice(0, MAX_TERMS).map(stem);
 }
 function memoryTerms(text, written) {
-  const ranked = rankedText(text);
   const dated = written && !written.thread;
-  const times = dated ? terms(writtenTimes(ranked, written.at).join(" ")) : [];
-  const marks = statesLimit(ranked) ? [
+  const times = dated ? terms(writtenTimes(text, written.at).join(" ")) : [];
+  const marks = statesLimit(rankedText(text)) ? [
     LIMIT_TERM
   ] : [];
   return [
