@@ -44,6 +44,7 @@ const RELATIONS: Record<string, string> = {
   aunt: "aunt auntie aunty",
   uncle: "uncle",
   cousin: "cousin",
+  "cousin-in-law": "cousin-in-law cousin_in_law",
   niece: "niece",
   nephew: "nephew",
   godchild: "godson goddaughter godchild",
@@ -140,6 +141,11 @@ const COMPOSED: Record<string, string> = {
   "daughter daughter": "granddaughter",
   "son partner": "child-in-law",
   "daughter partner": "child-in-law",
+  "cousin partner": "cousin-in-law",
+  "aunt partner": "uncle",
+  "uncle partner": "aunt",
+  "father partner": "stepmother",
+  "mother partner": "stepfather",
 };
 
 function composed(first: string[], then: string[]): string[] {
@@ -311,9 +317,23 @@ export interface Definition {
   said?: string;
 }
 
-/** Where a neighbour lives, from "lives" on ("Signe lives in the flat below ours"). */
+/**
+ * Where a neighbour lives, after their name: "Signe lives in the flat below ours", "Gearóid from
+ * next door", "Zofia across the road".
+ */
 const NEIGHBOURS =
-  /^lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/;
+  /^(?:lives |from )?(?:next door|upstairs|downstairs|(?:across|over) the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))\b/;
+/** The first words of `NEIGHBOURS`. */
+const NEIGHBOUR_WORDS = new Set([
+  "lives",
+  "from",
+  "next",
+  "upstairs",
+  "downstairs",
+  "across",
+  "over",
+  "in",
+]);
 
 /** The people (and pets) `text` names with their relation to the user. */
 export function definitions(text: string): Definition[] {
@@ -361,9 +381,17 @@ function byRelation(text: string, words: Token[], at: number, define: Define): v
 /** Who the words at token `at` name without "my": a neighbour, a kin title, a spouse. */
 function byOtherWords(text: string, words: Token[], at: number, define: Define): void {
   const token = words[at];
-  const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
+  const name = NEIGHBOUR_WORDS.has(token.word) && NEIGHBOURS.test(text.slice(token.start)) &&
     nameUpTo(text, words, at - 1);
-  if (name) define([name], ["neighbour"]);
+  // Without "lives", the name opens its sentence ("Gearóid from next door …", not "… from Tesco
+  // next door").
+  const opens = name && opensSentence(text, words, at - tokens(name).length);
+  if (name && (token.word === "lives" || opens)) define([name], ["neighbour"]);
+  // "Mags and I have been best friends", "Tom and I are colleagues"
+  const together = token.word === "and" && words[at + 1]?.word === "i" &&
+    togetherAs(words, at + 2);
+  const pair = together && nameUpTo(text, words, at - 1);
+  if (pair && opensSentence(text, words, at - tokens(pair).length)) define([pair], together);
   // "Uncle Pete", "Grandma Rosa": a kin word as a title
   const kin = token.capital && KIN_TITLES.has(token.word) && nameFrom(text, words, at + 1);
   if (kin) define([kin], relationsOf(token.word)!);
@@ -400,6 +428,25 @@ const NUMBERS = ["one", "two", "three", "four", "five", "six"];
 
 /** Kin words used as a title before a name ("Uncle Pete"); not those that are names too. */
 const KIN_TITLES = new Set("uncle aunt auntie aunty grandma grandpa grandad cousin".split(" "));
+
+/** Verbs after "… and I" before what the two are to each other ("have been best friends"). */
+const ARE = ["are", "were", "have been", "'ve been", "became"].map((verb) => verb.split(" "));
+
+/**
+ * The relations words from token `at` say two people are to each other: a verb of `ARE`, perhaps
+ * a word such as "best", then a plural relation ("friends", "colleagues"), not kin.
+ */
+function togetherAs(words: Token[], at: number): string[] | false {
+  const verb = ARE.find((parts) => parts.every((part, i) => words[at + i]?.word === part));
+  if (!verb) return false;
+  let next = at + verb.length;
+  if (["best", "good", "close", "old", "great"].includes(words[next]?.word)) next++;
+  const relations = words[next]?.word.endsWith("s") && relationsOf(words[next].word);
+  return relations && PEERS.has(relations[0]) ? relations : false;
+}
+
+/** What two people can be to each other, said of both ("we are colleagues"). */
+const PEERS = new Set(["friend", "colleague", "neighbour", "housemate", "business partner"]);
 
 /** "married" or "engaged" right after "… and I", perhaps after "got", "are" or "were". */
 const WED = /^(?:(?:got|are|were|just got|have been) )?(?:married|engaged)\b/;
@@ -452,9 +499,12 @@ export interface AskedRelation {
   relations: string[];
 }
 
+/** Pets, which a question may name with "the" ("Where does the cat sleep?"). */
+const PETS = new Set(["dog", "cat", "horse", "rabbit", "hamster", "budgie", "tortoise"]);
+
 /**
- * The relations `question` names with "my" or "our", but not with the user ("my wife and I":
- * what they share is said of "we", not of a name).
+ * The relations `question` names with "my" or "our" (a pet with "the" too), but not with the
+ * user ("my wife and I": what they share is said of "we", not of a name).
  */
 export function askedRelations(question: string): AskedRelation[] {
   const words = tokens(question);
@@ -462,9 +512,11 @@ export function askedRelations(question: string): AskedRelation[] {
     (words[at]?.word === "and" && ["i", "me"].includes(words[at + 1]?.word)) ||
     (words[at - 1]?.word === "and" && ["i", "me"].includes(words[at - 2]?.word));
   return words.flatMap((token, at) => {
-    if (!OWNERS.has(token.word)) return [];
+    const the = token.word === "the";
+    if (!OWNERS.has(token.word) && !the) return [];
     const phrase = phraseAt(words, at + 1);
     if (!phrase || withUser(phrase.next) || withUser(at)) return [];
+    if (the && !phrase.relations.every((relation) => PETS.has(relation))) return [];
     return [{ start: token.start, end: words[phrase.next - 1].end, relations: phrase.relations }];
   });
 }

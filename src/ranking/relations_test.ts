@@ -154,3 +154,32 @@ Deno.test("relations: step-children, the people a household pays, pets, and word
   assert.deepEqual(asked("When are my in-laws visiting?"), [["mother-in-law", "father-in-law"]]);
   assert.deepEqual(asked("What do my grandkids like?"), [["grandson", "granddaughter"]]);
 });
+
+Deno.test("relations: a relative's spouse, friends and colleagues said of both, neighbours by where they live, 'the cat'", () => {
+  const cases: [string, { name: string; relations: string[] }[]][] = [
+    ["Rory married my cousin Sinéad in 1995.", [
+      { name: "Sinéad", relations: ["cousin"] },
+      { name: "Rory", relations: ["cousin-in-law"] },
+    ]],
+    ["Joe married my aunt Mary.", [
+      { name: "Mary", relations: ["aunt"] },
+      { name: "Joe", relations: ["uncle"] },
+    ]],
+    ["Eileen married my father in 1985.", [{ name: "Eileen", relations: ["stepmother"] }]],
+    ["Mags and I have been best friends since school.", [
+      { name: "Mags", relations: ["friend"] },
+    ]],
+    ["Tom and I are colleagues at the bank.", [{ name: "Tom", relations: ["colleague"] }]],
+    ["Gearóid from next door fixed our gate.", [{ name: "Gearóid", relations: ["neighbour"] }]],
+    ["Zofia across the road minds our cat.", [{ name: "Zofia", relations: ["neighbour"] }]],
+    // Not kin said of both, nor a shop next door.
+    ["Ana and I are sisters.", []],
+    ["I bought it from Tesco next door.", []],
+  ];
+  for (const [text, want] of cases) assert.deepEqual(who(text), want, text);
+  const asked = (question: string) => askedRelations(question).map((r) => r.relations);
+  assert.deepEqual(asked("What does my cousin's husband do?"), [["cousin-in-law"]]);
+  assert.deepEqual(asked("How old is my father's wife?"), [["stepmother"]]);
+  assert.deepEqual(asked("Where does the cat sleep at night?"), [["cat"]]);
+  assert.deepEqual(asked("Who is the manager of the shop?"), []);
+});

@@ -11205,6 +11205,7 @@ var RELATIONS = {
   aunt: "aunt auntie aunty",
   uncle: "uncle",
   cousin: "cousin",
+  "cousin-in-law": "cousin-in-law cousin_in_law",
   niece: "niece",
   nephew: "nephew",
   godchild: "godson goddaughter godchild",
@@ -11319,7 +11320,12 @@ var COMPOSED = {
   "son daughter": "granddaughter",
   "daughter daughter": "granddaughter",
   "son partner": "child-in-law",
-  "daughter partner": "child-in-law"
+  "daughter partner": "child-in-law",
+  "cousin partner": "cousin-in-law",
+  "aunt partner": "uncle",
+  "uncle partner": "aunt",
+  "father partner": "stepmother",
+  "mother partner": "stepfather"
 };
 function composed(first, then) {
   return [
@@ -11459,7 +11465,17 @@ var CALLED = [
   "name is",
   "names are"
 ].map((verb) => verb.split(" "));
-var NEIGHBOURS = /^lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/;
+var NEIGHBOURS = /^(?:lives |from )?(?:next door|upstairs|downstairs|(?:across|over) the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))\b/;
+var NEIGHBOUR_WORDS = /* @__PURE__ */ new Set([
+  "lives",
+  "from",
+  "next",
+  "upstairs",
+  "downstairs",
+  "across",
+  "over",
+  "in"
+]);
 function definitions(text) {
   const words2 = tokens2(text);
   const found = [];
@@ -11504,12 +11520,18 @@ function byRelation(text, words2, at, define2) {
 }
 function byOtherWords(text, words2, at, define2) {
   const token = words2[at];
-  const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) && nameUpTo(text, words2, at - 1);
-  if (name) define2([
+  const name = NEIGHBOUR_WORDS.has(token.word) && NEIGHBOURS.test(text.slice(token.start)) && nameUpTo(text, words2, at - 1);
+  const opens = name && opensSentence(text, words2, at - tokens2(name).length);
+  if (name && (token.word === "lives" || opens)) define2([
     name
   ], [
     "neighbour"
   ]);
+  const together = token.word === "and" && words2[at + 1]?.word === "i" && togetherAs(words2, at + 2);
+  const pair = together && nameUpTo(text, words2, at - 1);
+  if (pair && opensSentence(text, words2, at - tokens2(pair).length)) define2([
+    pair
+  ], together);
   const kin = token.capital && KIN_TITLES.has(token.word) && nameFrom(text, words2, at + 1);
   if (kin) define2([
     kin
@@ -11554,6 +11576,34 @@ var NUMBERS = [
   "six"
 ];
 var KIN_TITLES = new Set("uncle aunt auntie aunty grandma grandpa grandad cousin".split(" "));
+var ARE = [
+  "are",
+  "were",
+  "have been",
+  "'ve been",
+  "became"
+].map((verb) => verb.split(" "));
+function togetherAs(words2, at) {
+  const verb = ARE.find((parts) => parts.every((part, i) => words2[at + i]?.word === part));
+  if (!verb) return false;
+  let next = at + verb.length;
+  if ([
+    "best",
+    "good",
+    "close",
+    "old",
+    "great"
+  ].includes(words2[next]?.word)) next++;
+  const relations = words2[next]?.word.endsWith("s") && relationsOf(words2[next].word);
+  return relations && PEERS.has(relations[0]) ? relations : false;
+}
+var PEERS = /* @__PURE__ */ new Set([
+  "friend",
+  "colleague",
+  "neighbour",
+  "housemate",
+  "business partner"
+]);
 var WED = /^(?:(?:got|are|were|just got|have been) )?(?:married|engaged)\b/;
 function opensSentence(text, words2, i) {
   return i === 0 || i > 0 && /[.!?;:]\s*$/.test(text.slice(words2[i - 1].end, words2[i].start));
@@ -11586,6 +11636,15 @@ function definedRelations(text) {
 function relationTerm(relation) {
   return `relation\0${relation}`;
 }
+var PETS = /* @__PURE__ */ new Set([
+  "dog",
+  "cat",
+  "horse",
+  "rabbit",
+  "hamster",
+  "budgie",
+  "tortoise"
+]);
 function askedRelations(question) {
   const words2 = tokens2(question);
   const withUser = (at) => words2[at]?.word === "and" && [
@@ -11596,9 +11655,11 @@ function askedRelations(question) {
     "me"
   ].includes(words2[at - 2]?.word);
   return words2.flatMap((token, at) => {
-    if (!OWNERS.has(token.word)) return [];
+    const the = token.word === "the";
+    if (!OWNERS.has(token.word) && !the) return [];
     const phrase = phraseAt(words2, at + 1);
     if (!phrase || withUser(phrase.next) || withUser(at)) return [];
+    if (the && !phrase.relations.every((relation) => PETS.has(relation))) return [];
     return [
       {
         start: token.start,
