@@ -287,6 +287,25 @@ Deno.test("re-ranker: asked only of the kinds of memory the embedder's weights g
   assert.equal(results.find((r) => r.id === turn)?.explain?.rerank, 0.5);
 });
 
+Deno.test("relations: among several friends, the one called as the question does is asked about first", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [
+    { text: "Mags and I have been best friends since school." },
+    { text: "Callum has been my friend since primary school." },
+    { text: "My friend Aoife moved to Cork." },
+    { text: "My old friend Dara plays the fiddle." },
+    { text: "My pen pal Yuki writes to me from Osaka." },
+    { text: "Mags runs a bakery." },
+    { text: "Callum runs a pub." },
+    { text: "Yuki runs a tea shop." },
+  ]);
+  const query = "What kind of shop does my pen pal run?";
+  const { results } = await recall(t, caller, { query, limit: 3, explain: true });
+  const tea = results.find((r) => /tea shop/.test(r.text));
+  assert.equal(tea?.explain?.asked_about, "Yuki", JSON.stringify(results.map((r) => r.text)));
+});
+
 Deno.test("relations: a question about a name finds what the store says of its relation", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

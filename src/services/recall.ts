@@ -351,10 +351,19 @@ async function aboutNames(
   asked: AskedRelation,
 ): Promise<OtherQuestion[]> {
   const { owner, hasher } = asking;
-  const said = await definitionsIn(asking, await hasher.relations(owner, asked.relations));
-  const names = said.flatMap(({ name, relations }) =>
-    relations.some((r) => asked.relations.includes(r)) ? [name] : []
+  // The memories that call someone as the question does ("my pen pal", not "my best friend")
+  // are read, and their names asked about, first.
+  const words = query.slice(asked.start, asked.end).toLowerCase();
+  const [relations, worded] = await Promise.all([
+    hasher.relations(owner, asked.relations),
+    hasher.hashQuery(owner, words),
+  ]);
+  const defined = (await definitionsIn(asking, [...relations, ...worded])).filter((d) =>
+    d.relations.some((r) => asked.relations.includes(r))
   );
+  const asWords = (d: Definition) => d.said !== undefined && words.endsWith(d.said.toLowerCase());
+  const names = [...defined.filter(asWords), ...defined.filter((d) => !asWords(d))]
+    .map(({ name }) => name);
   return [...new Set(names)].slice(0, OTHERS).map((name) => ({
     question: askedOf(query, asked, name),
     about: name,
