@@ -16391,10 +16391,20 @@ async function aboutWhomOrWhen(asking, query) {
 }
 async function aboutNames(asking, query, asked3) {
   const { owner, hasher } = asking;
-  const said = await definitionsIn(asking, await hasher.relations(owner, asked3.relations));
-  const names = said.flatMap(({ name, relations }) => relations.some((r) => asked3.relations.includes(r)) ? [
-    name
-  ] : []);
+  const words2 = query.slice(asked3.start, asked3.end).toLowerCase();
+  const [relations, worded] = await Promise.all([
+    hasher.relations(owner, asked3.relations),
+    hasher.hashQuery(owner, words2)
+  ]);
+  const defined = (await definitionsIn(asking, [
+    ...relations,
+    ...worded
+  ])).filter((d) => d.relations.some((r) => asked3.relations.includes(r)));
+  const asWords = (d) => d.said !== void 0 && words2.endsWith(d.said.toLowerCase());
+  const names = [
+    ...defined.filter(asWords),
+    ...defined.filter((d) => !asWords(d))
+  ].map(({ name }) => name);
   return [
     ...new Set(names)
   ].slice(0, OTHERS).map((name) => ({
