@@ -304,6 +304,19 @@ Deno.test("relations: among several friends, the one called as the question does
   const { results } = await recall(t, caller, { query, limit: 3, explain: true });
   const tea = results.find((r) => /tea shop/.test(r.text));
   assert.equal(tea?.explain?.asked_about, "Yuki", JSON.stringify(results.map((r) => r.text)));
+  // The question's words find no one in place of those the relation defines.
+  await rememberAll(t, caller, [
+    { text: "My stepmum Eileen is lovely." },
+    { text: "Eileen turned seventy in May." },
+    ...["politics", "football", "the garden", "money", "the dog"].map((topic) => ({
+      text: `My wife and my father argued about ${topic}.`,
+    })),
+    // Enough other memories that "wife" and "father" are rare words.
+    ...Array.from({ length: 60 }, (_, i) => ({ text: `Shopping list ${i}: bread and milk.` })),
+  ]);
+  const age = await recall(t, caller, { query: "How old is my father's wife?", explain: true });
+  const seventy = age.results.find((r) => /seventy/.test(r.text));
+  assert.equal(seventy?.explain?.asked_about, "Eileen");
 });
 
 Deno.test("relations: a question about a name finds what the store says of its relation", async () => {

@@ -317,23 +317,15 @@ export interface Definition {
   said?: string;
 }
 
-/**
- * Where a neighbour lives, after their name: "Signe lives in the flat below ours", "Gearóid from
- * next door", "Zofia across the road".
- */
+/** Where a neighbour lives, from "lives" on ("Signe lives in the flat below ours"). */
 const NEIGHBOURS =
-  /^(?:lives |from )?(?:next door|upstairs|downstairs|(?:across|over) the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))\b/;
-/** The first words of `NEIGHBOURS`. */
-const NEIGHBOUR_WORDS = new Set([
-  "lives",
-  "from",
-  "next",
-  "upstairs",
-  "downstairs",
-  "across",
-  "over",
-  "in",
-]);
+  /^lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/;
+/** A neighbour by where they are from, after a name that opens its sentence ("Gearóid from next door"). */
+const FROM_NEXT_DOOR = /^from (?:next door|(?:across|over) the (?:road|street))\b/;
+/** Capitalised words that open a sentence before "from next door" and are no name. */
+const NOT_NEIGHBOURS = new Set(
+  "noise music everyone everybody someone somebody nobody anyone people parking traffic".split(" "),
+);
 
 /** The people (and pets) `text` names with their relation to the user. */
 export function definitions(text: string): Definition[] {
@@ -342,7 +334,8 @@ export function definitions(text: string): Definition[] {
   const define: Define = (names, relations, said) => {
     for (const name of names) found.push({ name, relations, said });
   };
-  words.forEach((_, at) => byRelation(text, words, at, define));
+  const defined = (name: string) => found.some((d) => d.name === name);
+  words.forEach((_, at) => byRelation(text, words, at, define, defined));
   words.forEach((_, at) => byOtherWords(text, words, at, define));
   return found;
 }
@@ -350,8 +343,17 @@ export function definitions(text: string): Definition[] {
 /** Records that `names` are the user's `relations`. */
 type Define = (names: string[], relations: string[], said?: string) => void;
 
-/** Who the relation introduced at token `at` names ("my sister Hanne", "Ruairi is my godson"). */
-function byRelation(text: string, words: Token[], at: number, define: Define): void {
+/**
+ * Who the relation introduced at token `at` names ("my sister Hanne", "Ruairi is my godson");
+ * `defined` tells whom the text names so far.
+ */
+function byRelation(
+  text: string,
+  words: Token[],
+  at: number,
+  define: Define,
+  defined: (name: string) => boolean,
+): void {
   const token = words[at];
   const phrase = introduced(words, at) && phraseAt(words, at + 1);
   if (!phrase) return;
@@ -371,22 +373,25 @@ function byRelation(text: string, words: Token[], at: number, define: Define): v
   const apposed = /^\s*[,(]\s*$/.test(text.slice(words[at - 1]?.end, token.start)) &&
     /^\s*[,)]/.test(text.slice(words[phrase.next - 1].end)) && nameUpTo(text, words, at - 1);
   if (apposed) define([apposed], relations, said);
-  // "Bartek is married to my sister"
-  const married = before(words, at, MARRIED);
+  // "Bartek is married to my sister"; not "… my father's friend", nor whom the text already
+  // names ("My mother Eileen married my father")
+  const married = phrase.possessive ? undefined : before(words, at, MARRIED);
   const spouse = married !== undefined && nameUpTo(text, words, married);
-  const inLaws = spouse ? composed(relations, ["partner"]) : [];
+  const inLaws = spouse && !defined(spouse) ? composed(relations, ["partner"]) : [];
   if (spouse && inLaws.length) define([spouse], inLaws);
 }
 
 /** Who the words at token `at` name without "my": a neighbour, a kin title, a spouse. */
 function byOtherWords(text: string, words: Token[], at: number, define: Define): void {
   const token = words[at];
-  const name = NEIGHBOUR_WORDS.has(token.word) && NEIGHBOURS.test(text.slice(token.start)) &&
+  const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
     nameUpTo(text, words, at - 1);
-  // Without "lives", the name opens its sentence ("Gearóid from next door …", not "… from Tesco
-  // next door").
-  const opens = name && opensSentence(text, words, at - tokens(name).length);
-  if (name && (token.word === "lives" || opens)) define([name], ["neighbour"]);
+  if (name) define([name], ["neighbour"]);
+  // "Gearóid from next door …", not "… from Tesco next door" nor "Noise from next door …"
+  const from = token.word === "from" && FROM_NEXT_DOOR.test(text.slice(token.start)) &&
+    nameUpTo(text, words, at - 1);
+  const opens = from && opensSentence(text, words, at - tokens(from).length);
+  if (opens && !NOT_NEIGHBOURS.has(from.toLowerCase())) define([from], ["neighbour"]);
   // "Mags and I have been best friends", "Tom and I are colleagues"
   const together = token.word === "and" && words[at + 1]?.word === "i" &&
     togetherAs(words, at + 2);
@@ -430,7 +435,7 @@ const NUMBERS = ["one", "two", "three", "four", "five", "six"];
 const KIN_TITLES = new Set("uncle aunt auntie aunty grandma grandpa grandad cousin".split(" "));
 
 /** Verbs after "… and I" before what the two are to each other ("have been best friends"). */
-const ARE = ["are", "were", "have been", "'ve been", "became"].map((verb) => verb.split(" "));
+const ARE = ["are", "were", "have been", "became"].map((verb) => verb.split(" "));
 
 /**
  * The relations words from token `at` say two people are to each other: a verb of `ARE`, perhaps
@@ -442,11 +447,13 @@ function togetherAs(words: Token[], at: number): string[] | false {
   let next = at + verb.length;
   if (["best", "good", "close", "old", "great"].includes(words[next]?.word)) next++;
   const relations = words[next]?.word.endsWith("s") && relationsOf(words[next].word);
+  // Not "Tom and I are friends with the Smiths", "… friends of the family".
+  if (["with", "of"].includes(words[next + 1]?.word)) return false;
   return relations && PEERS.has(relations[0]) ? relations : false;
 }
 
 /** What two people can be to each other, said of both ("we are colleagues"). */
-const PEERS = new Set(["friend", "colleague", "neighbour", "housemate", "business partner"]);
+const PEERS = new Set(["friend", "colleague", "neighbour", "housemate"]);
 
 /** "married" or "engaged" right after "… and I", perhaps after "got", "are" or "were". */
 const WED = /^(?:(?:got|are|were|just got|have been) )?(?:married|engaged)\b/;
@@ -503,22 +510,35 @@ export interface AskedRelation {
 const PETS = new Set(["dog", "cat", "horse", "rabbit", "hamster", "budgie", "tortoise"]);
 
 /**
- * The relations `question` names with "my" or "our" (a pet with "the" too), but not with the
- * user ("my wife and I": what they share is said of "we", not of a name).
+ * Whether token `at`, after "the", is a pet word alone: not "the best dog food", "the dogs" nor
+ * "the dog next door".
+ */
+function thePet(words: Token[], at: number): boolean {
+  const word = words[at]?.word;
+  return word !== undefined && PETS.has(word) &&
+    !["next", "across", "over", "upstairs", "downstairs"].includes(words[at + 1]?.word);
+}
+
+/**
+ * The relations `question` names with "my" or "our", then a pet named with "the", but not with
+ * the user ("my wife and I": what they share is said of "we", not of a name).
  */
 export function askedRelations(question: string): AskedRelation[] {
   const words = tokens(question);
   const withUser = (at: number) =>
     (words[at]?.word === "and" && ["i", "me"].includes(words[at + 1]?.word)) ||
     (words[at - 1]?.word === "and" && ["i", "me"].includes(words[at - 2]?.word));
-  return words.flatMap((token, at) => {
+  const asked = words.flatMap((token, at) => {
     const the = token.word === "the";
-    if (!OWNERS.has(token.word) && !the) return [];
+    if (!OWNERS.has(token.word) && !(the && thePet(words, at + 1))) return [];
     const phrase = phraseAt(words, at + 1);
     if (!phrase || withUser(phrase.next) || withUser(at)) return [];
-    if (the && !phrase.relations.every((relation) => PETS.has(relation))) return [];
-    return [{ start: token.start, end: words[phrase.next - 1].end, relations: phrase.relations }];
+    const end = words[phrase.next - 1].end;
+    return [{ start: token.start, end, relations: phrase.relations, the }];
   });
+  return [...asked.filter((a) => !a.the), ...asked.filter((a) => a.the)].map(
+    ({ the: _, ...relation }) => relation,
+  );
 }
 
 /** Someone a question names ("Where does Niamh work?"), and where. */

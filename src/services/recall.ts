@@ -302,6 +302,16 @@ function lackedAnswerOf(
 /** Memories read for who someone is, and other questions a recall asks, at most. */
 const DEFINERS = 4;
 const OTHERS = 2;
+/** How much more a relation's term weighs than a word in finding who it names. */
+const RELATION_WEIGHT = 100;
+
+/** A relation's words as they are compared: "My  pen pal" → "pen pal". */
+function saidAs(relation: string): string {
+  return relation.toLowerCase().replace(/[’‘]/g, "'").replace(/^(my|our)\s+/, "").replace(
+    /\s+/g,
+    " ",
+  ).trim();
+}
 
 /** Another question a recall asks, about whom or what, and what the memories it adds hold. */
 interface OtherQuestion {
@@ -351,17 +361,18 @@ async function aboutNames(
   asked: AskedRelation,
 ): Promise<OtherQuestion[]> {
   const { owner, hasher } = asking;
-  // The memories that call someone as the question does ("my pen pal", not "my best friend")
-  // are read, and their names asked about, first.
-  const words = query.slice(asked.start, asked.end).toLowerCase();
+  // Among the memories that define the relation, those that call someone as the question does
+  // ("my pen pal", not "my best friend") are read, and their names asked about, first.
+  const words = saidAs(query.slice(asked.start, asked.end));
   const [relations, worded] = await Promise.all([
     hasher.relations(owner, asked.relations),
     hasher.hashQuery(owner, words),
   ]);
-  const defined = (await definitionsIn(asking, [...relations, ...worded])).filter((d) =>
+  const weights = [...relations.map(() => RELATION_WEIGHT), ...worded.map(() => 1)];
+  const defined = (await definitionsIn(asking, [...relations, ...worded], weights)).filter((d) =>
     d.relations.some((r) => asked.relations.includes(r))
   );
-  const asWords = (d: Definition) => d.said !== undefined && words.endsWith(d.said.toLowerCase());
+  const asWords = (d: Definition) => d.said !== undefined && saidAs(d.said) === words;
   const names = [...defined.filter(asWords), ...defined.filter((d) => !asWords(d))]
     .map(({ name }) => name);
   return [...new Set(names)].slice(0, OTHERS).map((name) => ({
@@ -415,12 +426,18 @@ async function rankOther(
   return { ...ranking, answered };
 }
 
-/** Who the best memories holding `terms` say someone is, among those the recall may show. */
+/**
+ * Who the best memories holding `terms` (each of its `weights`, 1 unless given) say someone is,
+ * among those the recall may show.
+ */
 async function definitionsIn(
   { index, scope, source }: Asking,
   terms: string[],
+  weights?: number[],
 ): Promise<Definition[]> {
-  const ids = index.search(terms, DEFINERS).hits.map(({ id }) => id).filter(scope.shown);
+  const ids = index.search(terms, DEFINERS, weights).hits.map(({ id }) => id).filter(
+    scope.shown,
+  );
   const texts = await readTexts(source, hitsOf(index, ids), new Map());
   return texts.flatMap((text) => text === null ? [] : definitions(text));
 }

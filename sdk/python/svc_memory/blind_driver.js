@@ -11465,17 +11465,9 @@ var CALLED = [
   "name is",
   "names are"
 ].map((verb) => verb.split(" "));
-var NEIGHBOURS = /^(?:lives |from )?(?:next door|upstairs|downstairs|(?:across|over) the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))\b/;
-var NEIGHBOUR_WORDS = /* @__PURE__ */ new Set([
-  "lives",
-  "from",
-  "next",
-  "upstairs",
-  "downstairs",
-  "across",
-  "over",
-  "in"
-]);
+var NEIGHBOURS = /^lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/;
+var FROM_NEXT_DOOR = /^from (?:next door|(?:across|over) the (?:road|street))\b/;
+var NOT_NEIGHBOURS = new Set("noise music everyone everybody someone somebody nobody anyone people parking traffic".split(" "));
 function definitions(text) {
   const words2 = tokens2(text);
   const found = [];
@@ -11486,11 +11478,12 @@ function definitions(text) {
       said
     });
   };
-  words2.forEach((_, at) => byRelation(text, words2, at, define2));
+  const defined = (name) => found.some((d) => d.name === name);
+  words2.forEach((_, at) => byRelation(text, words2, at, define2, defined));
   words2.forEach((_, at) => byOtherWords(text, words2, at, define2));
   return found;
 }
-function byRelation(text, words2, at, define2) {
+function byRelation(text, words2, at, define2, defined) {
   const token = words2[at];
   const phrase = introduced(words2, at) && phraseAt(words2, at + 1);
   if (!phrase) return;
@@ -11509,9 +11502,9 @@ function byRelation(text, words2, at, define2) {
   if (apposed) define2([
     apposed
   ], relations, said);
-  const married = before(words2, at, MARRIED);
+  const married = phrase.possessive ? void 0 : before(words2, at, MARRIED);
   const spouse = married !== void 0 && nameUpTo(text, words2, married);
-  const inLaws = spouse ? composed(relations, [
+  const inLaws = spouse && !defined(spouse) ? composed(relations, [
     "partner"
   ]) : [];
   if (spouse && inLaws.length) define2([
@@ -11520,10 +11513,16 @@ function byRelation(text, words2, at, define2) {
 }
 function byOtherWords(text, words2, at, define2) {
   const token = words2[at];
-  const name = NEIGHBOUR_WORDS.has(token.word) && NEIGHBOURS.test(text.slice(token.start)) && nameUpTo(text, words2, at - 1);
-  const opens = name && opensSentence(text, words2, at - tokens2(name).length);
-  if (name && (token.word === "lives" || opens)) define2([
+  const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) && nameUpTo(text, words2, at - 1);
+  if (name) define2([
     name
+  ], [
+    "neighbour"
+  ]);
+  const from = token.word === "from" && FROM_NEXT_DOOR.test(text.slice(token.start)) && nameUpTo(text, words2, at - 1);
+  const opens = from && opensSentence(text, words2, at - tokens2(from).length);
+  if (opens && !NOT_NEIGHBOURS.has(from.toLowerCase())) define2([
+    from
   ], [
     "neighbour"
   ]);
@@ -11580,7 +11579,6 @@ var ARE = [
   "are",
   "were",
   "have been",
-  "'ve been",
   "became"
 ].map((verb) => verb.split(" "));
 function togetherAs(words2, at) {
@@ -11595,14 +11593,17 @@ function togetherAs(words2, at) {
     "great"
   ].includes(words2[next]?.word)) next++;
   const relations = words2[next]?.word.endsWith("s") && relationsOf(words2[next].word);
+  if ([
+    "with",
+    "of"
+  ].includes(words2[next + 1]?.word)) return false;
   return relations && PEERS.has(relations[0]) ? relations : false;
 }
 var PEERS = /* @__PURE__ */ new Set([
   "friend",
   "colleague",
   "neighbour",
-  "housemate",
-  "business partner"
+  "housemate"
 ]);
 var WED = /^(?:(?:got|are|were|just got|have been) )?(?:married|engaged)\b/;
 function opensSentence(text, words2, i) {
@@ -11645,6 +11646,16 @@ var PETS = /* @__PURE__ */ new Set([
   "budgie",
   "tortoise"
 ]);
+function thePet(words2, at) {
+  const word = words2[at]?.word;
+  return word !== void 0 && PETS.has(word) && ![
+    "next",
+    "across",
+    "over",
+    "upstairs",
+    "downstairs"
+  ].includes(words2[at + 1]?.word);
+}
 function askedRelations(question) {
   const words2 = tokens2(question);
   const withUser = (at) => words2[at]?.word === "and" && [
@@ -11654,20 +11665,25 @@ function askedRelations(question) {
     "i",
     "me"
   ].includes(words2[at - 2]?.word);
-  return words2.flatMap((token, at) => {
+  const asked3 = words2.flatMap((token, at) => {
     const the = token.word === "the";
-    if (!OWNERS.has(token.word) && !the) return [];
+    if (!OWNERS.has(token.word) && !(the && thePet(words2, at + 1))) return [];
     const phrase = phraseAt(words2, at + 1);
     if (!phrase || withUser(phrase.next) || withUser(at)) return [];
-    if (the && !phrase.relations.every((relation) => PETS.has(relation))) return [];
+    const end = words2[phrase.next - 1].end;
     return [
       {
         start: token.start,
-        end: words2[phrase.next - 1].end,
-        relations: phrase.relations
+        end,
+        relations: phrase.relations,
+        the
       }
     ];
   });
+  return [
+    ...asked3.filter((a) => !a.the),
+    ...asked3.filter((a) => a.the)
+  ].map(({ the: _, ...relation }) => relation);
 }
 function askedNames(question) {
   const words2 = tokens2(question);
@@ -16355,6 +16371,10 @@ function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) 
 }
 var DEFINERS = 4;
 var OTHERS = 2;
+var RELATION_WEIGHT = 100;
+function saidAs(relation) {
+  return relation.toLowerCase().replace(/[’‘]/g, "'").replace(/^(my|our)\s+/, "").replace(/\s+/g, " ").trim();
+}
 async function otherQuestions(asking, query) {
   const asked3 = askedLimit(query);
   const limits = asked3 ? [
@@ -16391,16 +16411,20 @@ async function aboutWhomOrWhen(asking, query) {
 }
 async function aboutNames(asking, query, asked3) {
   const { owner, hasher } = asking;
-  const words2 = query.slice(asked3.start, asked3.end).toLowerCase();
+  const words2 = saidAs(query.slice(asked3.start, asked3.end));
   const [relations, worded] = await Promise.all([
     hasher.relations(owner, asked3.relations),
     hasher.hashQuery(owner, words2)
   ]);
+  const weights = [
+    ...relations.map(() => RELATION_WEIGHT),
+    ...worded.map(() => 1)
+  ];
   const defined = (await definitionsIn(asking, [
     ...relations,
     ...worded
-  ])).filter((d) => d.relations.some((r) => asked3.relations.includes(r)));
-  const asWords = (d) => d.said !== void 0 && words2.endsWith(d.said.toLowerCase());
+  ], weights)).filter((d) => d.relations.some((r) => asked3.relations.includes(r)));
+  const asWords = (d) => d.said !== void 0 && saidAs(d.said) === words2;
   const names = [
     ...defined.filter(asWords),
     ...defined.filter((d) => !asWords(d))
@@ -16460,8 +16484,8 @@ async function rankOther(asking, { question, about, mentions }, embed, clock) {
     answered
   };
 }
-async function definitionsIn({ index, scope, source }, terms2) {
-  const ids = index.search(terms2, DEFINERS).hits.map(({ id }) => id).filter(scope.shown);
+async function definitionsIn({ index, scope, source }, terms2, weights) {
+  const ids = index.search(terms2, DEFINERS, weights).hits.map(({ id }) => id).filter(scope.shown);
   const texts = await readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map());
   return texts.flatMap((text) => text === null ? [] : definitions(text));
 }
