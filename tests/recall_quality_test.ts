@@ -412,6 +412,11 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   // A relation, through the name the store gives it.
   const sister = await ask("When did my sister start at the bank?", { explain: true });
   assert.deepEqual(sister.no_answer, { about: "my sister", asks_for: "time" });
+  // A year the question names is no name of Callum's: the marathon in it is not about him.
+  const year = new Date().getFullYear();
+  await rememberAll(t, caller, [{ text: `I ran the Berlin marathon in ${year - 2}.` }]);
+  const then = await ask("How old was Callum two years ago?", { explain: true });
+  assert.deepEqual(then.no_answer, { about: "Callum", asks_for: "number" });
   // min_score still decides; explain still says why.
   const given = await ask("How old is Callum?", { min_score: 0, explain: true });
   assert.ok(given.results.length > 0);
