@@ -22,6 +22,7 @@
  * @module
  */
 import { type StateBatch, type StateKey, type StateStore, SvcError } from "@svc/relayer/kit";
+import { inTurn } from "@svc/util/in_turn";
 import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import {
   type LedgerAccount,
@@ -106,8 +107,8 @@ export class StateLedgerStore implements LedgerStore {
   readonly #commits?: () => unknown;
   /** The version last read, and the count of commits taken just before reading it. */
   #known?: { commits: unknown; version: string | null };
-  /** The change running now, which the next waits for. */
-  #changing: Promise<unknown> = Promise.resolve();
+  /** Runs the store's changes one after another. */
+  readonly #inTurn = inTurn();
 
   /** The ledger in `state`, kept as it is (see `sealed` for a sealed one). */
   constructor(state: StateStore, options: StateLedgerOptions = {}) {
@@ -261,9 +262,7 @@ export class StateLedgerStore implements LedgerStore {
    * only another handle's commit can beat one.
    */
   #change(build: (view: LedgerChange, batch: StateBatch) => Promise<void>): Promise<boolean> {
-    const change = this.#changing.then(() => this.#commitChange(build));
-    this.#changing = change.catch(() => {});
-    return change;
+    return this.#inTurn(() => this.#commitChange(build));
   }
 
   async #commitChange(

@@ -7,6 +7,7 @@
  */
 import net from "node:net";
 import postgres from "postgres";
+import { inTurn } from "@svc/util/in_turn";
 import { sleep } from "@svc/util/sleep";
 import { backendError, type Logger, silentLogger, SvcError } from "@svc/relayer/kit";
 import { migrate, type Migration } from "./migrations.ts";
@@ -164,8 +165,8 @@ export class Database {
   readonly #connect: (max?: number) => Sql;
   readonly #logger: Logger;
   readonly #subscriptions = new Set<Subscription>();
-  /** Changes to the subscriptions, and the swap of pools, one at a time. */
-  #turn: Promise<unknown> = Promise.resolve();
+  /** Runs the changes to the subscriptions, and the swap of pools, one at a time. */
+  readonly #serial = inTurn();
   #renewing: Promise<void> | undefined;
   /** The pool a renewal is bringing up, until it replaces `#sql`. */
   #fresh: Sql | undefined;
@@ -304,13 +305,6 @@ export class Database {
       await this.#subscribe(subscription, this.#sql);
       this.#subscriptions.add(subscription);
     });
-  }
-
-  /** Runs `change` once the changes before it are done. */
-  #serial<T>(change: () => Promise<T>): Promise<T> {
-    const done = this.#turn.then(change);
-    this.#turn = done.catch(() => {});
-    return done;
   }
 
   /** Listens for `subscription` on pool `sql` (from then on, its notifications alone count). */

@@ -22,6 +22,7 @@ import {
   sha256Hex,
   timingSafeEqual,
 } from "@svc/util/keys";
+import { inTurn } from "@svc/util/in_turn";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
@@ -237,8 +238,8 @@ export class BlindMemory {
   #seal?: Cipher;
   #owner?: string;
   #opened?: Opened;
-  /** The sync under way, if any (see `sync`). */
-  #syncing: Promise<unknown> = Promise.resolve();
+  /** Runs the syncs one after another (see `sync`). */
+  readonly #syncs = inTurn();
 
   private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
     this.namespace = options.namespace ?? "default";
@@ -401,9 +402,7 @@ export class BlindMemory {
    * run one after another, so no record is taken twice.
    */
   sync(): Promise<number> {
-    const next = this.#syncing.then(() => this.#syncOnce());
-    this.#syncing = next.catch(() => {});
-    return next;
+    return this.#syncs(() => this.#syncOnce());
   }
 
   async #syncOnce(): Promise<number> {

@@ -528,17 +528,16 @@ export function askedRelations(question: string): AskedRelation[] {
   const withUser = (at: number) =>
     (words[at]?.word === "and" && ["i", "me"].includes(words[at + 1]?.word)) ||
     (words[at - 1]?.word === "and" && ["i", "me"].includes(words[at - 2]?.word));
-  const asked = words.flatMap((token, at) => {
-    const the = token.word === "the";
-    if (!OWNERS.has(token.word) && !(the && thePet(words, at + 1))) return [];
-    const phrase = phraseAt(words, at + 1);
-    if (!phrase || withUser(phrase.next) || withUser(at)) return [];
-    const end = words[phrase.next - 1].end;
-    return [{ start: token.start, end, relations: phrase.relations, the }];
-  });
-  return [...asked.filter((a) => !a.the), ...asked.filter((a) => a.the)].map(
-    ({ the: _, ...relation }) => relation,
-  );
+  const after = (opens: (at: number) => boolean) =>
+    words.flatMap((token, at) => {
+      const phrase = opens(at) && phraseAt(words, at + 1);
+      if (!phrase || withUser(phrase.next) || withUser(at)) return [];
+      return [{ start: token.start, end: words[phrase.next - 1].end, relations: phrase.relations }];
+    });
+  return [
+    ...after((at) => OWNERS.has(words[at].word)),
+    ...after((at) => words[at].word === "the" && thePet(words, at + 1)),
+  ];
 }
 
 /** Someone a question names ("Where does Niamh work?"), and where. */

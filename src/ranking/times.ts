@@ -100,9 +100,12 @@ function saidSeasons(text: string, at: number): SaidSeason[] {
   });
 }
 
-/** The names of the months of the season that begins in month `start`. */
-function seasonMonths(start: number): string[] {
-  return [0, 1, 2].map((i) => monthName((start + i - 1) % 12 + 1));
+/** The months of `season` begun in `year`, each with its year (a winter ends in the next). */
+function seasonMonths(season: string, year: number): { name: string; year: number }[] {
+  return [0, 1, 2].map((i) => {
+    const month = SEASON_STARTS[season] - 1 + i;
+    return { name: monthName(month % 12 + 1), year: year + Math.floor(month / 12) };
+  });
 }
 
 /** A relative time a question asks about, where it says it, and what it names. */
@@ -123,16 +126,16 @@ export function askedTimes(question: string, now: number): AskedTime[] {
     return { start: index, end: index + text.length, said: `in ${month}${year}`, mentions: year };
   });
   const seasons = saidSeasons(question, now).map(({ index, text, season, year }) => {
-    const months = seasonMonths(SEASON_STARTS[season]);
-    const [first, second, third] = season === "winter"
-      ? [`${months[0]} ${year}`, months[1], `${months[2]} ${year + 1}`]
-      : [months[0], months[1], `${months[2]} ${year}`];
-    const said = `in ${first}, ${second} or ${third}`;
+    const months = seasonMonths(season, year);
+    // Each year said after its last month: "December 2025, January or February 2026".
+    const [first, second, third] = months.map(({ name, year }, i) =>
+      months[i + 1]?.year === year ? name : `${name} ${year}`
+    );
     return {
       start: index,
       end: index + text.length,
-      said,
-      mentions: [season, ...months].join(" "),
+      said: `in ${first}, ${second} or ${third}`,
+      mentions: [season, ...months.map(({ name }) => name)].join(" "),
     };
   });
   return [...times, ...seasons].sort((a, b) => a.start - b.start);
@@ -153,7 +156,7 @@ export function writtenTimes(memory: string, at: number): string[] {
     String(start.get("year")),
   ]);
   const seasons = saidSeasons(text, at).flatMap(({ season, year }) =>
-    season === "winter" ? [year, year + 1] : [year]
+    seasonMonths(season, year).map((month) => String(month.year))
   );
-  return [...new Set([...times, ...seasons.map(String)])];
+  return [...new Set([...times, ...seasons])];
 }

@@ -10748,6 +10748,17 @@ function timingSafeEqual(a, b) {
   return diff === 0;
 }
 
+// util/in_turn.ts
+function inTurn() {
+  let last = Promise.resolve();
+  return (task) => {
+    const done = last.then(task);
+    last = done.catch(() => {
+    });
+    return done;
+  };
+}
+
 // src/backends/memory.ts
 function squaredNorm(a) {
   let sum = 0;
@@ -11665,25 +11676,21 @@ function askedRelations(question) {
     "i",
     "me"
   ].includes(words2[at - 2]?.word);
-  const asked3 = words2.flatMap((token, at) => {
-    const the = token.word === "the";
-    if (!OWNERS.has(token.word) && !(the && thePet(words2, at + 1))) return [];
-    const phrase = phraseAt(words2, at + 1);
+  const after = (opens) => words2.flatMap((token, at) => {
+    const phrase = opens(at) && phraseAt(words2, at + 1);
     if (!phrase || withUser(phrase.next) || withUser(at)) return [];
-    const end = words2[phrase.next - 1].end;
     return [
       {
         start: token.start,
-        end,
-        relations: phrase.relations,
-        the
+        end: words2[phrase.next - 1].end,
+        relations: phrase.relations
       }
     ];
   });
   return [
-    ...asked3.filter((a) => !a.the),
-    ...asked3.filter((a) => a.the)
-  ].map(({ the: _, ...relation }) => relation);
+    ...after((at) => OWNERS.has(words2[at].word)),
+    ...after((at) => words2[at].word === "the" && thePet(words2, at + 1))
+  ];
 }
 function askedNames(question) {
   const words2 = tokens2(question);
@@ -14804,12 +14811,18 @@ function saidSeasons(text, at) {
     };
   });
 }
-function seasonMonths(start) {
+function seasonMonths(season, year) {
   return [
     0,
     1,
     2
-  ].map((i) => monthName((start + i - 1) % 12 + 1));
+  ].map((i) => {
+    const month = SEASON_STARTS[season] - 1 + i;
+    return {
+      name: monthName(month % 12 + 1),
+      year: year + Math.floor(month / 12)
+    };
+  });
 }
 function askedTimes(question, now2) {
   const times = relativeTimes(question, now2).map(({ start, index, text }) => {
@@ -14823,24 +14836,15 @@ function askedTimes(question, now2) {
     };
   });
   const seasons = saidSeasons(question, now2).map(({ index, text, season, year }) => {
-    const months = seasonMonths(SEASON_STARTS[season]);
-    const [first, second, third] = season === "winter" ? [
-      `${months[0]} ${year}`,
-      months[1],
-      `${months[2]} ${year + 1}`
-    ] : [
-      months[0],
-      months[1],
-      `${months[2]} ${year}`
-    ];
-    const said = `in ${first}, ${second} or ${third}`;
+    const months = seasonMonths(season, year);
+    const [first, second, third] = months.map(({ name, year: year2 }, i) => months[i + 1]?.year === year2 ? name : `${name} ${year2}`);
     return {
       start: index,
       end: index + text.length,
-      said,
+      said: `in ${first}, ${second} or ${third}`,
       mentions: [
         season,
-        ...months
+        ...months.map(({ name }) => name)
       ].join(" ")
     };
   });
@@ -14858,16 +14862,11 @@ function writtenTimes(memory2, at) {
     ] : [],
     String(start.get("year"))
   ]);
-  const seasons = saidSeasons(text, at).flatMap(({ season, year }) => season === "winter" ? [
-    year,
-    year + 1
-  ] : [
-    year
-  ]);
+  const seasons = saidSeasons(text, at).flatMap(({ season, year }) => seasonMonths(season, year).map((month) => String(month.year)));
   return [
     .../* @__PURE__ */ new Set([
       ...times,
-      ...seasons.map(String)
+      ...seasons
     ])
   ];
 }
@@ -18848,8 +18847,8 @@ var BlindMemory = class _BlindMemory {
   #seal;
   #owner;
   #opened;
-  /** The sync under way, if any (see `sync`). */
-  #syncing = Promise.resolve();
+  /** Runs the syncs one after another (see `sync`). */
+  #syncs = inTurn();
   constructor(options, sender, key) {
     this.namespace = options.namespace ?? "default";
     this.#sender = sender;
@@ -19004,10 +19003,7 @@ var BlindMemory = class _BlindMemory {
    * run one after another, so no record is taken twice.
    */
   sync() {
-    const next = this.#syncing.then(() => this.#syncOnce());
-    this.#syncing = next.catch(() => {
-    });
-    return next;
+    return this.#syncs(() => this.#syncOnce());
   }
   async #syncOnce() {
     const head = await this.#json("GET", `/api/blind?${this.#query()}`);
