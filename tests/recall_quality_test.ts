@@ -492,6 +492,18 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   assert.match(ticket.results[0]?.text ?? "", /Turners Cross/);
   await rememberAll(t, caller, [{ text: "Fergus grew up on a farm outside Tralee." }]);
   assert.match((await ask("Where did Fergus grow up?")).results[0].text, /Tralee/);
+  // Which one of a kind of thing: no memory about Ivan names an instrument, or plays one.
+  await rememberAll(t, caller, [
+    { text: "Ivan conducts the choir I sing with at St Luke's." },
+    { text: "Ivan wants the Fauré Requiem learnt off by heart before Easter." },
+  ]);
+  const instrument = await ask("What instrument does Ivan play?", { explain: true });
+  assert.deepEqual(instrument.results, []);
+  assert.deepEqual(instrument.no_answer, { about: "Ivan", asks_for: "instrument" });
+  await rememberAll(t, caller, [{ text: "Ivan has a battered old cello in his office." }]);
+  const cello = await ask("What instrument does Ivan play?", { explain: true });
+  assert.equal(cello.no_answer, undefined);
+  assert.match(cello.results[0]?.text ?? "", /cello/);
   // The MCP tool says so too.
   await using stack = await startMcpStack();
   const mcp = await stack.connect(await stack.test.newCaller());

@@ -5,7 +5,8 @@
  * "Dr.", "my sister"), a number ("How much do I earn?", "What is her phone number?" — digits,
  * "twelve"), a colour ("What colour is the van?" — "red", "ginger"), a name ("What is Fergus's
  * surname?", "What is the boat called?" — a capitalised word) or a date ("When is Bartek's
- * birthday?" — "in March", "on the 3rd", "the day after Christmas"). A standalone fact
+ * birthday?" — "in March", "on the 3rd", "the day after Christmas") or a weight ("How much does
+ * Juno weigh?" — "40 kilos", "two stone"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -21,7 +22,15 @@
 import { STOP_WORDS } from "./stop_words.ts";
 
 /** What a question asks for. */
-export type AnswerType = "time" | "place" | "person" | "number" | "colour" | "name" | "date";
+export type AnswerType =
+  | "time"
+  | "place"
+  | "person"
+  | "number"
+  | "colour"
+  | "name"
+  | "date"
+  | "weight";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -49,6 +58,9 @@ const OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last n
 const DATE =
   /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 
+/** A question for a weight, which only `answerKinds` tells. */
+const WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
+
 /** `question` as its kind is read from. */
 const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 
@@ -67,6 +79,7 @@ export function questionType(question: string): AnswerType | undefined {
  */
 export function answerKinds(question: string): AnswerType[] {
   if (DATE.test(asked(question))) return ["date"];
+  if (WEIGHT.test(asked(question))) return ["weight"];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? ["name"] : [];
   return type === "time" && /^how long\b/.test(asked(question)) ? [type, "number"] : [type];
@@ -102,6 +115,10 @@ const NUMBER_WORDS = new Set(
     "hundred thousand million half dozen couple once twice teens twenties thirties forties " +
     "fifties sixties seventies eighties nineties").split(" "),
 );
+const WEIGHT_WORDS = new Set(
+  ("weigh weighs weighed weight kilo kilos kilogram kilograms kg gram grams pound pounds lb lbs " +
+    "stone stones ounce ounces ton tons tonne tonnes heavy heavier light lighter").split(" "),
+);
 const PLACE_WORDS = new Set(
   ("street road avenue lane square city town village country station airport hospital school " +
     "university office park beach river valley mountains coast island abroad home flat house " +
@@ -119,6 +136,11 @@ const PERSON_WORDS = new Set(
     "daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother " +
     "stepfather manager boss friend colleague partner").split(" "),
 );
+
+/** Whether `word` (lower case) says when: a month, a day, a season, "morning", "ago" … */
+export function isTimeWord(word: string): boolean {
+  return TIME_WORDS.has(word);
+}
 
 /** `word`'s letters, as a name is compared: "O'Brien's" → "OBrien". */
 export function nameLetters(word: string): string {
@@ -166,6 +188,9 @@ export function holdsAnswer(
       return words.some((word) => COLOURS.has(word));
     case "name":
       return hasName(text, known) || NAMING.test(text);
+    case "weight":
+      return words.some((word) => WEIGHT_WORDS.has(word)) ||
+        /\d\s?(kg|g|lbs?|oz|st)\b/i.test(text);
     case "date":
       return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }

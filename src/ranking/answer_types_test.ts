@@ -178,3 +178,20 @@ Deno.test("mayHoldAnswer: a name may open a memory, a common word or 'I'm' does 
   // Ranking's test is unchanged.
   assert.ok(!holdsAnswer("Declan is Orla's husband.", "name", known));
 });
+
+Deno.test("answerKinds: a weight, which a number alone does not hold", () => {
+  assert.deepEqual(answerKinds("How much does Juno weigh?"), ["weight"]);
+  assert.deepEqual(answerKinds("How heavy is the new sofa?"), ["weight"]);
+  assert.deepEqual(answerKinds("How much does Juno eat?"), ["number"]);
+  assert.equal(questionType("How much does Juno weigh?"), "number");
+  for (
+    const text of ["Juno weighs about 500 kilos.", "Bertram is 4kg now.", "Bonnie is two stone."]
+  ) {
+    assert.equal(holdsAnswer(text, "weight"), true, text);
+  }
+  for (
+    const text of ["Juno needs new shoes every seven weeks.", "Bertram is about forty years old."]
+  ) {
+    assert.equal(holdsAnswer(text, "weight"), false, text);
+  }
+});

@@ -2,7 +2,7 @@
  * "Nothing matches" for a question about someone: when no memory about whom a question asks
  * holds the kind of answer it asks for ("How old is Callum?", and no memory about Callum holds a
  * number), recall answers nothing. The kind is a time, a number, a colour, a place or a name
- * (`answerKinds`); whom it asks about, a name ("Callum") or a relation ("my sister", with the
+ * (`answerKinds`), or else a kind of thing ("What instrument does Ivan play?", `askedThing`); whom it asks about, a name ("Callum") or a relation ("my sister", with the
  * names the store gives her). A subject no memory mentions is left to the ranking, as is one
  * that more than `ABOUT_MAX` memories mention (a speaker of a conversation): then the answer may
  * be anywhere.
@@ -12,31 +12,23 @@
  * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
  * ```
  */
-import {
-  answerKinds,
-  type AnswerType,
-  asksOwnName,
-  mayHoldAnswer,
-  nameLetters,
-} from "../ranking/answer_types.ts";
+import { answerKinds, asksOwnName, mayHoldAnswer, nameLetters } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
+import { askedThing, namesThing } from "../ranking/things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
 /** The most memories about one subject that are read to look for the kind of answer. */
 const ABOUT_MAX = 12;
 
-/** The kinds of answer whose absence a memory's words show. */
-// Not a person: "Who is Nemo?" asks what Nemo is, which any memory about Nemo may say.
-const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "name", "date"];
-
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {
   /** Whom the question asks about ("Callum", "my sister"). */
   about: string;
-  /** The kind of answer none of their memories holds. */
-  asks_for: AnswerType;
+  /** The kind of answer none of their memories holds: an `AnswerType`, or a kind of thing
+   * (`askedThing`: "instrument", "food"). */
+  asks_for: string;
 }
 
 /** Where a recall looks for the memories about someone. */
@@ -61,16 +53,22 @@ export async function lackedAnswer(
   names: string[],
 ): Promise<LackedAnswer | undefined> {
   const kinds = answerKinds(query);
-  const [asks_for] = kinds;
-  if (!asks_for || !CHECKED.includes(asks_for)) return undefined;
+  const thing = kinds.length === 0 ? askedThing(query) : undefined;
+  const asks_for = thing ?? kinds[0];
+  // Not a person: "Who is Nemo?" asks what Nemo is, which any memory about Nemo may say.
+  if (!asks_for || asks_for === "person") return undefined;
   const subject = await subjectOf(lookup, query, names);
   if (!subject) return undefined;
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
   const known = knownNames(query, subject.about, names, texts);
+  // The people the memories name are no things ("my sister Hanne").
+  const people = new Set([...known, ...texts.flatMap((text) => peopleIn(text))]);
   const holds = (text: string) =>
-    kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
+    thing
+      ? namesThing(rankedText(text), thing, people)
+      : kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
 }
@@ -101,6 +99,11 @@ function knownNames(
     .map(({ name }) => wordsOf(name)[0]);
   const following = new Set(read.flatMap((text) => namesAfter(text, known)));
   return new Set([...known, ...others.filter((first) => !following.has(first))]);
+}
+
+/** The words of the names of the people `text` defines, as `wordsOf` gives them. */
+function peopleIn(text: string | null): string[] {
+  return text === null ? [] : definitions(rankedText(text)).flatMap(({ name }) => wordsOf(name));
 }
 
 /** `name`'s words, as `nameLetters` gives them, in lower case. */
