@@ -85,7 +85,7 @@ const UPGRADES: Upgrade[] = [
   {
     name: "svc_state",
     on: "database",
-    run: async ({ database }) => await (await import("@svc/postgres")).moveIntoState(database!),
+    run: async ({ database }) => await (await import("./state_moves.ts")).moveIntoState(database!),
   },
 ];
 

@@ -10,17 +10,14 @@ import {
   KvLedgerStore,
   type LedgerAccount,
   LocalLedger,
-  StateLedgerStore,
   type TransactionEffects,
 } from "@svc/local-ledger";
-import { MemoryStateStore } from "@svc/relayer/testing";
 import { ledgerRulesSuite, type LedgerStorage } from "@svc/local-ledger/rules_suite";
 import { ledgerResolveSuite } from "@svc/local-ledger/resolve_suite";
 import { ledgerConformance } from "@svc/local-ledger/conformance";
-import { encodeKind, signDigest, submitTransaction } from "@svc/local-ledger/transactions";
+import { encodeKind, submitTransaction } from "@svc/local-ledger/transactions";
 import { Database } from "./database.ts";
 import { openPgLedger } from "./ledger.ts";
-import { moveIntoState } from "./state_moves.ts";
 import { testDatabase } from "./testing/test_server.ts";
 
 const MASTER_KEY = new Uint8Array(32).fill(7);
@@ -189,49 +186,4 @@ Deno.test("ledger on PostgreSQL: accounts copied from Deno KV resolve on every r
   } finally {
     kv.close();
   }
-});
-
-Deno.test("ledger on PostgreSQL: what the ledger's tables of an earlier version held moves into svc_state", async () => {
-  await using storage = await sharedLedger();
-  // Written as the earlier tables kept it: the same hashes and seals, in rows of their own.
-  const scratch = new MemoryStateStore();
-  const earlier = new LocalLedger(await StateLedgerStore.sealed(scratch, { secret: MASTER_KEY }));
-  const { owner, accountId, key } = await accountWithKey(earlier);
-  const pending = await earlier.sponsor(
-    encodeKind({ kind: "deactivate_account", account_id: accountId }),
-    addressOf(owner.publicKey),
-  );
-  const entries = await Array.fromAsync(scratch.list<unknown>({ start: [""], end: [0] }));
-  const value = (kind: string) => entries.find((entry) => entry.key[0] === kind)!;
-  const bytes = (hex: unknown) => Uint8Array.fromHex(hex as string);
-  const account = value("account");
-  const database = await storage.connect();
-  const sql = database.sql;
-  await sql`update svc_ledger_version set version = 2, key_check = ${
-    bytes(value("key_check").value)
-  }`;
-  await sql`insert into svc_ledger_accounts values (
-    ${bytes(account.key[1])}, ${bytes(value("account_owner").key[1])}, ${account
-    .value as Uint8Array})`;
-  await sql`insert into svc_ledger_keys values (
-    ${bytes(value("delegate_key").key[1])}, ${bytes(account.key[1])})`;
-  await sql`insert into svc_ledger_transactions values (
-    ${pending.digest}, false, ${value("tx_pending")
-    .value as Uint8Array}, now() + interval '1 hour')`;
-
-  // Before the move, the earlier table's check refuses another master key.
-  const other = new Uint8Array(32).fill(8);
-  await assert.rejects(openPgLedger(database, other), /another master key/);
-  assert.equal(await moveIntoState(database), 1 + 1 + 1 + 1);
-  const ledger = await LocalLedger.open({ store: await storage.open() });
-  assert.equal((await ledger.resolve(key.publicKey))?.label, "laptop in the kitchen");
-  assert.equal((await ledger.accountOf(addressOf(owner.publicKey)))?.id, accountId);
-  await ledger.execute(pending.digest, signDigest(owner, pending.digest));
-  assert.equal((await ledger.resolve(key.publicKey))?.active, false);
-  await assert.rejects(openPgLedger(database, other), /another master key/);
-  const [{ count }] = await sql`select (
-    (select count(*) from svc_ledger_accounts) + (select count(*) from svc_ledger_keys) +
-    (select count(*) from svc_ledger_transactions) + (select count(*) from svc_ledger_version)
-  )::int as count`;
-  assert.equal(count, 0, "the old tables are empty");
 });

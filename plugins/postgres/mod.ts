@@ -9,8 +9,7 @@ export { PgJobQueue } from "./job_queue.ts";
 export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
 export { PgKeyStore } from "./key_store.ts";
 export { LEDGER_PREFIX, openPgLedger } from "./ledger.ts";
-export { PgStateStore } from "./state_store.ts";
-export { moveIntoState } from "./state_moves.ts";
+export { PgStateStore, type StateRow, upsertState } from "./state_store.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgTextClaims } from "./text_claims.ts";
 export {

@@ -177,10 +177,13 @@ export class PgStateStore implements StateStore {
   }
 }
 
-/** A row to write: its key's encoding as hex, its value, when it may go (Unix ms). */
+/** A row to write (see {@link upsertState}). */
 export interface StateRow {
+  /** Its key's encoding (`stateKeys.encodeKey`), as hex. */
   hex: string;
+  /** Its value, serialised as it is written. */
   value: unknown;
+  /** When it may go (Unix ms); `null`: never. */
   expiresAt: number | null;
 }
 

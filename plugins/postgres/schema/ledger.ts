@@ -2,7 +2,7 @@
  * Migration 3: the local ledger: accounts, keys, transactions. Nothing is readable without the
  * master key: rows are found by keyed hashes (HMAC-SHA-256) of account ids, owners and delegate
  * keys, and accounts and transactions are sealed (AES-256-GCM). The ledger is now kept in
- * `svc_state` (`ledger.ts`), and `state_moves.ts` moves these tables' rows there.
+ * `svc_state` (`ledger.ts`), and an upgrade (`@svc/upgrades`) moves these tables' rows there.
  */
 import type { Migration } from "../migrations.ts";
 

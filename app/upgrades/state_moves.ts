@@ -4,15 +4,15 @@
  * (`svc_access_log_records`), erased memories and the expiry schedule (`svc_lifecycle_erased`,
  * `svc_lifecycle_expiry`), the local ledger (`svc_ledger_*`, under `["ledger"]`). Each chunk
  * moves in one transaction (written there, deleted here), so a move cut short loses nothing and
- * the next start goes on; relayers starting together take turns; an entry `svc_state` has already is newer and stays. Relayers of the earlier version
- * must be stopped first: what they write after the move is moved only at the next start. The
- * keys are those of `ReindexState`, `StateAccessLogStore`, `StateLifecycleRecords` and
- * `StateLedgerStore`, whose hashes and seals are the tables' own.
+ * the next start goes on; relayers starting together take turns; an entry `svc_state` has already
+ * is newer and stays. Relayers of the earlier version must be stopped first: what they write
+ * after the move is moved only at the next start. The keys are those of `ReindexState`,
+ * `StateAccessLogStore`, `StateLifecycleRecords` and `StateLedgerStore`, whose hashes and seals
+ * are the tables' own.
  */
 import { type StateKey, stateKeys } from "@svc/relayer/kit";
-import { type Database, pgError, type Transaction } from "./database.ts";
-import { LEDGER_PREFIX } from "./ledger.ts";
-import { type StateRow, upsertState } from "./state_store.ts";
+import { LEDGER_PREFIX, type StateRow, upsertState } from "@svc/postgres";
+import { type Database, pgError, type Transaction } from "@svc/postgres/database";
 
 /** Rows a transaction moves. */
 const CHUNK = 500;
