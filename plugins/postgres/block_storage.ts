@@ -22,7 +22,6 @@
  * const store = await EncryptedVectorStore.open({ storage, secret, model, dimensions });
  * ```
  */
-import { pgError } from "./database.ts";
 import { checkIndexName } from "@svc/relayer/kit";
 import type {
   BlockStorage,
@@ -33,7 +32,7 @@ import type {
   StorageWatcher,
   StoredHeader,
 } from "@svc/encrypted-index/storage";
-import type { Database, Sql } from "./database.ts";
+import { type Database, pgCall, type Sql } from "./database.ts";
 
 /** The channel commits are announced on. */
 export const INDEX_CHANNEL = "svc_index";
@@ -79,15 +78,12 @@ export class PgBlockStorage implements BlockStorage {
   /** The storage of index `name` in `database`, listening for other writers' commits. */
   static async open(database: Database, name: string): Promise<PgBlockStorage> {
     const storage = new PgBlockStorage(database, checkIndexName(name));
-    try {
-      storage.#unlisten = await database.listen(
-        INDEX_CHANNEL,
-        (payload) => storage.#heard(payload),
-        () => storage.#relistened(),
-      );
-    } catch (error) {
-      throw pgError("listen for the index's changes", error);
-    }
+    const listening = database.listen(
+      INDEX_CHANNEL,
+      (payload) => storage.#heard(payload),
+      () => storage.#relistened(),
+    );
+    storage.#unlisten = await pgCall("listen for the index's changes", () => listening);
     return storage;
   }
 

@@ -408,11 +408,6 @@ export class Database {
     return this.#closing.signal.aborted;
   }
 
-  /** Resolves after `ms`, or at once when the database closes. */
-  #pause(ms: number): Promise<void> {
-    return sleep(ms, this.#closing.signal);
-  }
-
   /**
    * Replaces the pool with a fresh one once the database answers: listens there, swaps, tells
    * each `relistened`, and closes the old one (its queries in flight have `RETIRE_SECONDS`).
@@ -433,7 +428,7 @@ export class Database {
       if (await fresh`select 1`.then(() => true, () => false)) break;
       kill(fresh);
       if (this.#closed) return;
-      await this.#pause(delay);
+      await sleep(delay, this.#closing.signal);
       if (this.#closed) return;
     }
     let old: Sql | undefined;
@@ -449,7 +444,7 @@ export class Database {
       // Gone again before every channel listens: tried again in a moment.
       this.#logger.warn("cannot listen to the database again yet", { error });
       kill(fresh);
-      this.#pause(1_000).then(() => this.#renew(why));
+      sleep(1_000, this.#closing.signal).then(() => this.#renew(why));
       return;
     } finally {
       this.#fresh = undefined;
@@ -518,6 +513,15 @@ export function pgError(action: string, error: unknown, advice?: string): SvcErr
       "SVC_DATABASE_URL its privileges on svc's tables",
     { cause: error },
   );
+}
+
+/** Runs `task`; a failure of the database becomes {@link pgError}'s error naming `action`. */
+export async function pgCall<T>(action: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    throw pgError(action, error);
+  }
 }
 
 /** Whether PostgreSQL refused `error`'s statement as a write to a read-only database. */

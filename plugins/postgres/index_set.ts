@@ -11,7 +11,6 @@
  * const store = await indexes.open(await indexes.active(), embedder);
  * ```
  */
-import { pgError } from "./database.ts";
 import {
   checkIndexName,
   type IndexEmbedding,
@@ -23,7 +22,7 @@ import {
 import { EncryptedVectorStore } from "@svc/encrypted-index";
 import type { IndexMeta } from "@svc/encrypted-index/storage";
 import { INDEX_CHANNEL, PgBlockStorage } from "./block_storage.ts";
-import type { Database } from "./database.ts";
+import { type Database, pgCall } from "./database.ts";
 
 const DEFAULT = "index";
 
@@ -58,14 +57,11 @@ export class PgIndexSet implements VectorIndexSet {
   /** The indexes of `options.database`, listening for another relayer's switch. */
   static async open(options: PgIndexSetOptions): Promise<PgIndexSet> {
     const set = new PgIndexSet(options);
-    try {
-      set.#unlisten = await options.database.listen(INDEX_CHANNEL, (payload) => {
-        const [kind, name, more] = payload.split(":");
-        if (kind === "active" && name && more === undefined) set.#heard(name);
-      });
-    } catch (error) {
-      throw pgError("listen for the active index's changes", error);
-    }
+    const listening = options.database.listen(INDEX_CHANNEL, (payload) => {
+      const [kind, name, more] = payload.split(":");
+      if (kind === "active" && name && more === undefined) set.#heard(name);
+    });
+    set.#unlisten = await pgCall("listen for the active index's changes", () => listening);
     return set;
   }
 
@@ -84,17 +80,8 @@ export class PgIndexSet implements VectorIndexSet {
     this.#activated.push(listener);
   }
 
-  async #call<T>(action: string, task: () => Promise<T>): Promise<T> {
-    try {
-      return await task();
-    } catch (error) {
-      if (error instanceof SvcError) throw error;
-      throw pgError(action, error);
-    }
-  }
-
   active(): Promise<string> {
-    return this.#call("read the active index's name", async () => {
+    return pgCall("read the active index's name", async () => {
       const [row] = await this.#options.database.sql<{ name: string }[]>`
         select name from svc_index_active`;
       return row ? checkIndexName(row.name) : DEFAULT;
@@ -103,7 +90,7 @@ export class PgIndexSet implements VectorIndexSet {
 
   built(name: string): Promise<IndexEmbedding | null> {
     checkIndexName(name);
-    return this.#call("read the index's record", async () => {
+    return pgCall("read the index's record", async () => {
       const [row] = await this.#options.database.sql<{ meta: IndexMeta }[]>`
         select meta from svc_index_meta where index_name = ${name}`;
       return row ? { model: row.meta.model, dimensions: row.meta.dimensions } : null;
@@ -128,7 +115,7 @@ export class PgIndexSet implements VectorIndexSet {
 
   activate(name: string): Promise<void> {
     checkIndexName(name);
-    return this.#call("switch the active index", async () => {
+    return pgCall("switch the active index", async () => {
       await this.#options.database.sql.begin(async (tx) => {
         await tx`
           insert into svc_index_active (only_row, name) values (true, ${name})
@@ -140,7 +127,7 @@ export class PgIndexSet implements VectorIndexSet {
 
   remove(name: string): Promise<void> {
     checkIndexName(name);
-    return this.#call("remove an index", async () => {
+    return pgCall("remove an index", async () => {
       await this.#options.database.sql.begin(async (tx) => {
         // The active row is locked, so no switch to this index lands meanwhile.
         const [row] = await tx<{ name: string }[]>`select name from svc_index_active for update`;

@@ -41,6 +41,7 @@ export interface DeliveryOptions {
   pollMs: number;
   /** Deliveries a listener has in flight at most. */
   maxInFlight: number;
+  /** Where the listener says what it cannot do. */
   logger: Logger;
 }
 
@@ -84,9 +85,11 @@ export class Delivery {
 
   /** Claims and delivers until stopped; never rejects. */
   async run(): Promise<void> {
-    const unlisten = await this.#database.listen(CHANNEL, () => this.#wakeUp()).catch((error) => {
-      this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
-    });
+    const unlisten = await this.#database.listen(CHANNEL, () => this.#wakeUp()).catch(
+      (error) => {
+        this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
+      },
+    );
     try {
       await this.#loop();
     } finally {

@@ -46,6 +46,17 @@ export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes);
 }
 
+/** `plain` sealed under `key`, bound to the job (`<label>:<job id>`). */
+function seal(key: CryptoKey, label: string, jobId: string, plain: string) {
+  return sealBytes(key, encoder.encode(plain), encoder.encode(`${label}:${jobId}`));
+}
+
+/** The text {@link seal} sealed. */
+async function open(key: CryptoKey, label: string, jobId: string, sealed: Uint8Array) {
+  const aad = encoder.encode(`${label}:${jobId}`);
+  return decoder.decode(await openBytes(key, plainBytes(sealed), aad));
+}
+
 /** The seals of a job queue: its texts, and the owner, namespace and error of its records. */
 export class JobSeals {
   #payloadKey: CryptoKey;
@@ -69,20 +80,18 @@ export class JobSeals {
 
   /** A job's text sealed, as it waits (as `StateJobStore` seals it). */
   sealText(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
-    return sealBytes(this.#payloadKey, encoder.encode(text), encoder.encode(`svc-job:${jobId}`));
+    return seal(this.#payloadKey, "svc-job", jobId, text);
   }
 
   /** The text `sealText` sealed. */
-  async openText(jobId: string, sealed: Uint8Array): Promise<string> {
-    const aad = encoder.encode(`svc-job:${jobId}`);
-    return decoder.decode(await openBytes(this.#payloadKey, plainBytes(sealed), aad));
+  openText(jobId: string, sealed: Uint8Array): Promise<string> {
+    return open(this.#payloadKey, "svc-job", jobId, sealed);
   }
 
   /** A job's owner and namespace, sealed together. */
   sealKey(jobId: string, owner: string, namespace: string): Promise<Uint8Array<ArrayBuffer>> {
     this.#keys.set(jobId, [owner, namespace]);
-    const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    return sealBytes(this.#recordKey, plain, encoder.encode(`svc-job-key:${jobId}`));
+    return seal(this.#recordKey, "svc-job-key", jobId, JSON.stringify([owner, namespace]));
   }
 
   /**
@@ -92,30 +101,20 @@ export class JobSeals {
   async #keyOf(row: JobRow): Promise<[string, string]> {
     const known = this.#keys.get(row.job_id);
     if (known) return known;
-    const aad = encoder.encode(`svc-job-key:${row.job_id}`);
-    const key = await openBytes(this.#recordKey, plainBytes(row.sealed_key), aad);
-    const opened = JSON.parse(decoder.decode(key)) as [string, string];
+    const key = await open(this.#recordKey, "svc-job-key", row.job_id, row.sealed_key);
+    const opened = JSON.parse(key) as [string, string];
     this.#keys.set(row.job_id, opened);
     return opened;
   }
 
   /** A job's error sentence, sealed; `null` for none. */
-  async sealError(
-    jobId: string,
-    error: string | undefined,
-  ): Promise<Uint8Array<ArrayBuffer> | null> {
-    if (error === undefined) return null;
-    return await sealBytes(
-      this.#recordKey,
-      encoder.encode(error),
-      encoder.encode(`svc-job-error:${jobId}`),
-    );
+  async sealError(jobId: string, error?: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    return error === undefined ? null : await seal(this.#recordKey, "svc-job-error", jobId, error);
   }
 
   /** The error sentence `sealError` sealed. */
-  async openError(jobId: string, sealed: Uint8Array): Promise<string> {
-    const aad = encoder.encode(`svc-job-error:${jobId}`);
-    return decoder.decode(await openBytes(this.#recordKey, plainBytes(sealed), aad));
+  openError(jobId: string, sealed: Uint8Array): Promise<string> {
+    return open(this.#recordKey, "svc-job-error", jobId, sealed);
   }
 
   /**

@@ -27,28 +27,17 @@
  * (`deliver: false`) is due a lease later, for another relayer to deliver should this one not
  * finish it.
  */
-import type {
-  CreateOptions,
-  JobRecord,
-  JobStore,
-  JobWrite,
-  Logger,
-  StoredMessage,
-} from "@svc/relayer/kit";
-import { type Database, pgError, type Transaction } from "./database.ts";
+import type { CreateOptions, JobRecord, JobStore, JobWrite, StoredMessage } from "@svc/relayer/kit";
+import { type Database, pgCall, type Transaction } from "./database.ts";
 import { writeTogether } from "@svc/util/write_together";
 import { type AcceptRow, insertJobs, type JobUpdate, lockJobs, writeJobs } from "./job_batches.ts";
-import { CHANNEL, Delivery } from "./job_delivery.ts";
+import { CHANNEL, Delivery, type DeliveryOptions } from "./job_delivery.ts";
 import { type JobRow, type JobSeals, plainBytes } from "./job_rows.ts";
 
-/** The settings of a `PgJobStore` (see `PgJobQueueOptions`). */
-export interface PgJobStoreOptions {
-  leaseMs: number;
-  now: () => number;
-  pollMs: number;
-  maxInFlight: number;
+/** The settings of a `PgJobStore` (see `PgJobQueueOptions`): its listener's, and its creates'. */
+export interface PgJobStoreOptions extends DeliveryOptions {
+  /** Whether creates made while one is inserted share the next statement. */
   groupAccepts: boolean;
-  logger: Logger;
 }
 
 /** Records `active` reads per query. */
@@ -102,15 +91,6 @@ export class PgJobStore implements JobStore {
     return this.#database.sql;
   }
 
-  /** Runs a statement; a database failure becomes a 503 naming `action`. */
-  async #run<T>(action: string, statement: () => Promise<T>): Promise<T> {
-    try {
-      return await statement();
-    } catch (error) {
-      throw pgError(action, error);
-    }
-  }
-
   /**
    * Inserts the records and sealed texts in one statement, shared with the creates made
    * meanwhile (a group commit: with 64 clients accepting one job each, about twice the accepts
@@ -128,7 +108,7 @@ export class PgJobStore implements JobStore {
       dueAt: record.lease_until ?? due,
       notify,
     })));
-    await this.#run("accept the job", async () => {
+    await pgCall("accept the job", async () => {
       await (this.#accepts ? this.#accepts(rows) : this.#insert(rows));
     });
   }
@@ -141,7 +121,7 @@ export class PgJobStore implements JobStore {
 
   async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
     if (jobIds.length === 0) return [];
-    const rows = await this.#run(
+    const rows = await pgCall(
       "read the jobs",
       () =>
         this.#sql<(JobRow & { stamp: string })[]>`select *, xmin::text as stamp from svc_jobs_job
@@ -168,14 +148,12 @@ export class PgJobStore implements JobStore {
     changes.forEach((write, i) => {
       if (!firsts.has(write.seen.job_id)) firsts.set(write.seen.job_id, i);
     });
-    const [known, unknown] = partition(
-      [...firsts.values()],
-      (i) => this.#stamps.has(changes[i].seen),
-    );
+    const known = [...firsts.values()].filter((i) => this.#stamps.has(changes[i].seen));
+    const unknown = [...firsts.values()].filter((i) => !this.#stamps.has(changes[i].seen));
     const moved = known.length > 0 ? await this.#writeKnown(changes, known, written) : [];
     const locked = [...unknown, ...moved];
     if (locked.length === 0) return written;
-    const results = await this.#run(
+    const results = await pgCall(
       "save the jobs",
       () =>
         this.#sql.begin((tx) => this.#apply(tx, locked.map((i) => changes[i]))) as Promise<
@@ -211,7 +189,7 @@ export class PgJobStore implements JobStore {
         this.#update(next, changes[i].seen, changes[i], now, this.#stamps.get(changes[i].seen)!)
       ),
     );
-    const stamped = await this.#run("save the jobs", () => writeJobs(this.#sql, updates, now));
+    const stamped = await pgCall("save the jobs", () => writeJobs(this.#sql, updates, now));
     for (const { job_id, stamp } of stamped) {
       const { i, next } = made.get(job_id)!;
       this.#stamps.set(next, stamp);
@@ -281,7 +259,7 @@ export class PgJobStore implements JobStore {
 
   async texts(jobIds: string[]): Promise<(string | null)[]> {
     if (jobIds.length === 0) return [];
-    const rows = await this.#run(
+    const rows = await pgCall(
       "read the jobs' texts",
       () =>
         this.#sql<{ job_id: string; sealed: Uint8Array }[]>`
@@ -296,7 +274,7 @@ export class PgJobStore implements JobStore {
 
   async ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
     if (jobIds.length === 0) return [];
-    const rows = await this.#run(
+    const rows = await pgCall(
       "read the ciphertexts",
       () =>
         this.#sql<{ job_id: string; bytes: Uint8Array }[]>`
@@ -313,7 +291,7 @@ export class PgJobStore implements JobStore {
    */
   async enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
     const now = this.#options.now();
-    await this.#run("re-drive the job", () =>
+    await pgCall("re-drive the job", () =>
       this.#sql`
         with u as (
           update svc_jobs_job set deliveries = ${failures},
@@ -329,7 +307,7 @@ export class PgJobStore implements JobStore {
   /** Pages through the unfinished jobs by id (time-ordered), `PAGE` records a query. */
   async *active(): AsyncGenerator<JobRecord> {
     for (let after = "";;) {
-      const rows = await this.#run(
+      const rows = await pgCall(
         "list the unfinished jobs",
         () =>
           this.#sql<JobRow[]>`select * from svc_jobs_job
@@ -357,9 +335,4 @@ export class PgJobStore implements JobStore {
     this.#delivery?.stop();
     await this.#listened;
   }
-}
-
-/** The items `test` holds for, and the others. */
-function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
-  return [items.filter(test), items.filter((item) => !test(item))];
 }

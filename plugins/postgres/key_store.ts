@@ -20,14 +20,12 @@
  * recall reads the keys of 30 or so memories at once), so an erase through one relayer is final
  * on all of them the moment it commits, and no notification is needed.
  */
-import { pgError } from "./database.ts";
 import type postgres from "postgres";
 import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { readTogether } from "@svc/util/read_together";
 import { writeTogether } from "@svc/util/write_together";
 import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
-import { query } from "./blob_store.ts";
-import type { Database } from "./database.ts";
+import { type Database, pgCall, pgError } from "./database.ts";
 
 const SALT = new TextEncoder().encode("svc-postgres-cipher-keys-v1");
 /** Keys one statement writes, reads or deletes at most (3 parameters a row, far below 65,535). */
@@ -93,40 +91,34 @@ export class PgKeyStore implements KeyStore {
   }
 
   /** The keys of the `put` calls made while a batch is written, in the next batch. */
-  #write = writeTogether(async (keys: { place: KeyPlace; wrapped: Uint8Array<ArrayBuffer> }[]) => {
-    try {
-      const rows = await Promise.all(keys.map(async ({ place, wrapped }) => ({
-        memory: await this.#memory(place.owner, place.memoryId),
-        key_tag: place.keyTag,
-        wrapped,
-      })));
-      await query(
-        this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
-          on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`,
-        "store a key",
-      );
-    } catch (error) {
-      throw pgError("store a key", error);
-    }
-  }, { limits: [MAX_BATCH] });
+  #write = writeTogether(
+    (keys: { place: KeyPlace; wrapped: Uint8Array<ArrayBuffer> }[]) =>
+      pgCall("store a key", async () => {
+        const rows = await Promise.all(keys.map(async ({ place, wrapped }) => ({
+          memory: await this.#memory(place.owner, place.memoryId),
+          key_tag: place.keyTag,
+          wrapped,
+        })));
+        await this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
+          on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`;
+      }),
+    { limits: [MAX_BATCH] },
+  );
 
   get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
     return this.#read(place);
   }
 
-  #read = readTogether(MAX_BATCH, async (places: KeyPlace[]) => {
-    try {
+  #read = readTogether(MAX_BATCH, (places: KeyPlace[]) =>
+    pgCall("read a key", async () => {
       const memories = await Promise.all(
         places.map(({ owner, memoryId }) => this.#memory(owner, memoryId)),
       );
       const sql = this.#sql;
-      const rows = await query(
-        sql`select w.memory, w.key_tag, w.wrapped from svc_cipher_keys_wrapped w
-          join unnest(${sql.array(memories, BYTEA)}::bytea[],
-            ${sql.array(places.map(({ keyTag }) => keyTag))}::text[]) as asked(memory, key_tag)
-          on w.memory = asked.memory and w.key_tag = asked.key_tag`,
-        "read a key",
-      );
+      const rows = await sql`select w.memory, w.key_tag, w.wrapped from svc_cipher_keys_wrapped w
+        join unnest(${sql.array(memories, BYTEA)}::bytea[],
+          ${sql.array(places.map(({ keyTag }) => keyTag))}::text[]) as asked(memory, key_tag)
+        on w.memory = asked.memory and w.key_tag = asked.key_tag`;
       const found = new Map(
         rows.map((row) => [
           `${(row.memory as Uint8Array).toHex()}/${row.key_tag}`,
@@ -135,10 +127,7 @@ export class PgKeyStore implements KeyStore {
         ]),
       );
       return places.map(({ keyTag }, i) => found.get(`${memories[i].toHex()}/${keyTag}`) ?? null);
-    } catch (error) {
-      throw pgError("read a key", error);
-    }
-  });
+    }));
 
   async erase(owner: string, memoryIds: string[]): Promise<void> {
     // A key whose `put` is under way on this relayer when the erase starts is deleted too.
@@ -148,9 +137,9 @@ export class PgKeyStore implements KeyStore {
       const memories = await Promise.all(
         ids.slice(at, at + MAX_BATCH).map((memoryId) => this.#memory(owner, memoryId)),
       );
-      await query(
-        this.#sql`delete from svc_cipher_keys_wrapped where memory in ${this.#sql(memories)}`,
+      await pgCall(
         "erase keys",
+        () => this.#sql`delete from svc_cipher_keys_wrapped where memory in ${this.#sql(memories)}`,
       );
     }
   }

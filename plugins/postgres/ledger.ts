@@ -10,7 +10,7 @@
  * ```
  */
 import { StateLedgerStore } from "@svc/local-ledger";
-import { type Database, pgError } from "./database.ts";
+import { type Database, pgCall } from "./database.ts";
 import { PgStateStore } from "./state_store.ts";
 
 /** Where the ledger's entries are in `svc_state`. */
@@ -24,13 +24,10 @@ export async function openPgLedger(
   const state = new PgStateStore(database);
   // An earlier version kept the check of the database's master key in a table of its own: it
   // holds until the start's upgrade moves the ledger.
-  let earlier;
-  try {
-    [earlier] = await database.sql`
-      select key_check from svc_ledger_version where key_check is not null`;
-  } catch (error) {
-    throw pgError("open the ledger", error);
-  }
+  const [earlier] = await pgCall(
+    "open the ledger",
+    () => database.sql`select key_check from svc_ledger_version where key_check is not null`,
+  );
   if (earlier) {
     const at = [...LEDGER_PREFIX, "key_check"];
     await state.batch().check(at, null).set(at, earlier.key_check.toHex()).commit();

@@ -22,7 +22,7 @@
  */
 import { fingerprintOf, type Logger, type ReplayGuard, silentLogger } from "@svc/relayer/kit";
 import { writeTogether } from "@svc/util/write_together";
-import { type Database, pgError } from "./database.ts";
+import { type Database, pgCall, pgError } from "./database.ts";
 
 /** Settings of {@link PgReplayGuard}. */
 export interface PgReplayGuardOptions {
@@ -109,17 +109,14 @@ export class PgReplayGuard implements ReplayGuard {
 
   /** Deletes up to `limit` claims expired at `now`; resolves to how many. */
   async prune(now = this.#now(), limit = this.#pruneLimit): Promise<number> {
-    try {
-      const result = await this.#database.sql`
+    const result = await pgCall("delete expired replay claims", () =>
+      this.#database.sql`
         delete from svc_replay_claims where print in (
           select print from svc_replay_claims where expires_at <= ${now}::int8
           order by expires_at limit ${limit}
           for update skip locked
-        )`;
-      return result.count;
-    } catch (error) {
-      throw pgError("delete expired replay claims", error);
-    }
+        )`);
+    return result.count;
   }
 
   /**

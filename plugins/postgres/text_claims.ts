@@ -13,9 +13,8 @@
  * if (!(await claims.claim([{ place, job }], Date.now()))) await claims.released([{ place, job }]);
  * ```
  */
-import { pgError } from "./database.ts";
 import { stateTags, TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "@svc/relayer/kit";
-import type { Database } from "./database.ts";
+import { type Database, pgCall, pgError } from "./database.ts";
 
 /** The pauses between two looks at a place another job holds: 10 ms, doubling to 250 ms. */
 const FIRST_PAUSE_MS = 10;
@@ -80,18 +79,14 @@ export class PgTextClaims implements TextClaims {
     const { tags, jobs } = await this.#tagged(claims);
     const sql = this.#database.sql;
     for (let pause = FIRST_PAUSE_MS;; pause = Math.min(2 * pause, LAST_PAUSE_MS)) {
-      let rows;
-      try {
-        rows = await sql`
+      const rows = await pgCall("read the texts other jobs store", () =>
+        sql`
           select 1 from svc_text_claims as held
           join unnest(${sql.array(tags, 17)}::bytea[], ${sql.array(jobs, 25)}::text[])
             as wanted (place, job) on held.place = wanted.place
           where held.claimed_by <> wanted.job
             and held.claimed_at > ${Date.now() - TEXT_CLAIM_MS}::int8
-          limit 1`;
-      } catch (error) {
-        throw pgError("read the texts other jobs store", error);
-      }
+          limit 1`);
       if (rows.length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -100,10 +95,9 @@ export class PgTextClaims implements TextClaims {
   async release(jobs: string[]): Promise<void> {
     if (jobs.length === 0) return;
     const sql = this.#database.sql;
-    try {
-      await sql`delete from svc_text_claims where claimed_by = any(${sql.array(jobs, 25)}::text[])`;
-    } catch (error) {
-      throw pgError("release the texts a batch stored", error);
-    }
+    await pgCall(
+      "release the texts a batch stored",
+      () => sql`delete from svc_text_claims where claimed_by = any(${sql.array(jobs, 25)}::text[])`,
+    );
   }
 }
