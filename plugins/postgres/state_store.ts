@@ -189,7 +189,8 @@ export interface StateRow {
 
 /**
  * Writes `rows` (one per key) in one statement, each with a new version; with `keep`, a key
- * already there keeps its row.
+ * already there keeps its row. It takes none of `PgStateStore`'s locks and checks no version:
+ * only for a writer that holds the database alone, such as an upgrade with relayers stopped.
  */
 export async function upsertState(tx: Transaction, rows: StateRow[], keep = false): Promise<void> {
   if (rows.length === 0) return;

@@ -9,7 +9,7 @@
  * progress table (`svc_migrate_store_progress`, created by the copy, not by a migration: only
  * `svc migrate-store` uses it) holds phase names and counts.
  */
-import { pgError } from "./database.ts";
+import { pgCall } from "./database.ts";
 import { type Fingerprint, type JobRecord, stateKeys, stateTags, SvcError } from "@svc/relayer/kit";
 import { LEDGER_PREFIX } from "./ledger.ts";
 import type { Database } from "./database.ts";
@@ -70,7 +70,7 @@ export class ImportProgress {
 
   /** The progress kept in `database` (its schema migrated), its table created when missing. */
   static async open(database: Database): Promise<ImportProgress> {
-    try {
+    await pgCall("read the progress of the copy", async () => {
       await database.sql`
         create table if not exists svc_migrate_store_progress (
           phase text primary key,
@@ -80,21 +80,19 @@ export class ImportProgress {
       // Which data directory the copy is of (see `resumes`): a column added later.
       await database.sql`
         alter table svc_migrate_store_progress add column if not exists source text`;
-    } catch (error) {
-      throw pgError("read the progress of the copy", error);
-    }
+    });
     return new ImportProgress(database);
   }
 
   /** The phases finished, with how many items each copied. */
   async finished(): Promise<Map<string, number>> {
-    try {
-      const rows = await this.#database.sql<{ phase: string; count: number }[]>`
-        select phase, count::float8 as count from svc_migrate_store_progress`;
-      return new Map(rows.map((row) => [row.phase, row.count]));
-    } catch (error) {
-      throw pgError("read the progress of the copy", error);
-    }
+    const rows = await pgCall(
+      "read the progress of the copy",
+      () =>
+        this.#database.sql<{ phase: string; count: number }[]>`
+        select phase, count::float8 as count from svc_migrate_store_progress`,
+    );
+    return new Map(rows.map((row) => [row.phase, row.count]));
   }
 
   /**
@@ -102,38 +100,32 @@ export class ImportProgress {
    * taken as `source`'s from now on.
    */
   async resumes(source: string): Promise<boolean> {
-    try {
-      const [row] = await this.#database.sql<{ source: string }[]>`
+    const [row] = await pgCall(
+      "read the progress of the copy",
+      () =>
+        this.#database.sql<{ source: string }[]>`
         update svc_migrate_store_progress set source = coalesce(source, ${source})
-        where phase = 'started' returning source`;
-      return row?.source === source;
-    } catch (error) {
-      throw pgError("read the progress of the copy", error);
-    }
+        where phase = 'started' returning source`,
+    );
+    return row?.source === source;
   }
 
   /** Records the copy as begun from `source` (see `copySource`). */
   async begin(source: string, now = Date.now()): Promise<void> {
-    try {
-      await this.#database.sql`
+    await pgCall("record the progress of the copy", () =>
+      this.#database.sql`
         insert into svc_migrate_store_progress (phase, count, finished_at, source)
-        values ('started', 0, ${now}, ${source})`;
-    } catch (error) {
-      throw pgError("record the progress of the copy", error);
-    }
+        values ('started', 0, ${now}, ${source})`);
   }
 
   /** Records `phase` as finished, having copied `count` items. */
   async finish(phase: string, count: number, now = Date.now()): Promise<void> {
-    try {
-      await this.#database.sql`
+    await pgCall("record the progress of the copy", () =>
+      this.#database.sql`
         insert into svc_migrate_store_progress (phase, count, finished_at)
         values (${phase}, ${count}, ${now})
         on conflict (phase) do update set count = excluded.count,
-          finished_at = excluded.finished_at`;
-    } catch (error) {
-      throw pgError("record the progress of the copy", error);
-    }
+          finished_at = excluded.finished_at`);
   }
 }
 
@@ -142,17 +134,14 @@ export class ImportProgress {
  * would miss what is still to come (expiry schedules, erase records, replay claims).
  */
 export async function refuseUnfinishedCopy(database: Database): Promise<void> {
-  let finished: Set<string>;
-  try {
+  const finished = await pgCall("read the progress of a copy into the database", async () => {
     const [{ exists }] = await database.sql<{ exists: boolean }[]>`
       select to_regclass('svc_migrate_store_progress') is not null as exists`;
-    if (!exists) return;
+    if (!exists) return new Set<string>();
     const rows = await database.sql<{ phase: string }[]>`
       select phase from svc_migrate_store_progress`;
-    finished = new Set(rows.map((row) => row.phase));
-  } catch (error) {
-    throw pgError("read the progress of a copy into the database", error);
-  }
+    return new Set(rows.map((row) => row.phase));
+  });
   if (finished.size > 0 && !COPY_PHASES.every((phase) => finished.has(phase))) {
     throw new SvcError(
       "conflict",
@@ -163,8 +152,8 @@ export async function refuseUnfinishedCopy(database: Database): Promise<void> {
 }
 
 /** Whether relayers have written to `database` already (a copy would mix two installations). */
-export async function holdsState(database: Database): Promise<boolean> {
-  try {
+export function holdsState(database: Database): Promise<boolean> {
+  return pgCall("look for state in the database", async () => {
     for (const table of STATE_TABLES) {
       const rows = await database.sql`select 1 from ${database.sql(table)} limit 1`;
       if (rows.length > 0) return true;
@@ -173,9 +162,7 @@ export async function holdsState(database: Database): Promise<boolean> {
     const check = stateKeys.encodeKey([...LEDGER_PREFIX, "key_check"]);
     const rows = await database.sql`select 1 from svc_state where key <> ${check} limit 1`;
     return rows.length > 0;
-  } catch (error) {
-    throw pgError("look for state in the database", error);
-  }
+  });
 }
 
 /**
@@ -225,7 +212,7 @@ export async function importJobs(
       ? [{ job_id: record.job_id, attempt: ciphertext.attempt, bytes: ciphertext.bytes }]
       : []
   );
-  try {
+  await pgCall("copy jobs", async () => {
     await database.sql.begin(async (tx) => {
       await tx`insert into svc_jobs_job ${tx(rows)} on conflict (job_id) do nothing`;
       if (texts.length > 0) {
@@ -239,9 +226,7 @@ export async function importJobs(
       // Workers listening hear of the jobs due.
       await tx`select pg_notify(${CHANNEL}, '')`;
     });
-  } catch (error) {
-    throw pgError("copy jobs", error);
-  }
+  });
 }
 
 /** Copies dead letters (the error sealed, as `PgJobQueue` keeps it), kept for a week from now. */
@@ -259,11 +244,10 @@ export async function importDeadLetters(
     failed_at: now,
     expires_at: now + RECORD_TTL_MS,
   })));
-  try {
-    await database.sql`insert into svc_jobs_dead ${database.sql(rows)} on conflict do nothing`;
-  } catch (error) {
-    throw pgError("copy dead letters", error);
-  }
+  await pgCall(
+    "copy dead letters",
+    () => database.sql`insert into svc_jobs_dead ${database.sql(rows)} on conflict do nothing`,
+  );
 }
 
 /**
@@ -281,16 +265,13 @@ export async function importReplayClaims(
     expiries.set(key, Math.max(expiresAt, expiries.get(key) ?? 0));
   }
   const sql = database.sql;
-  try {
-    await sql`
+  await pgCall("copy replay claims", () =>
+    sql`
       insert into svc_replay_claims (print, expires_at)
       select * from unnest(
         ${sql.array([...expiries.keys()])}::int8[],
         ${sql.array([...expiries.values()])}::int8[]
       )
       on conflict (print) do update
-        set expires_at = greatest(svc_replay_claims.expires_at, excluded.expires_at)`;
-  } catch (error) {
-    throw pgError("copy replay claims", error);
-  }
+        set expires_at = greatest(svc_replay_claims.expires_at, excluded.expires_at)`);
 }
