@@ -451,6 +451,12 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   assert.deepEqual(surname.no_answer, { about: "Fergus", asks_for: "name" });
   const grew = await ask("Where did Fergus grow up?", { explain: true });
   assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "place" });
+  // A name after a preposition is a place, no part of his.
+  await rememberAll(t, caller, [{ text: "Fergus swims at Sandycove with the club in Dalkey." }]);
+  assert.deepEqual((await ask("What is Fergus's surname?", { explain: true })).no_answer, {
+    about: "Fergus",
+    asks_for: "name",
+  });
   // Another person the store knows is no part of someone's name; their own full name is.
   await rememberAll(t, caller, [
     { text: "Breda married my brother Finbarr in 1989." },

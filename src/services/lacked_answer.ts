@@ -77,9 +77,10 @@ export async function lackedAnswer(
  * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
  * of whom it asks about ("Fergus" is not Fergus's surname), and for a part of their own name, the
  * first names of the other people their memories `texts` name ("my brother Finbarr" is not
- * Breda's maiden name; "my uncle Finbarr Kelly" may hold it). Whom a name holding theirs, or what
- * the store says they are (`names`), defines is them; a name right after theirs is theirs ("Fergus
- * Ryan coaches my son Ryan" holds Fergus's surname).
+ * Breda's maiden name; "my uncle Finbarr Kelly" may hold it) and the places they name ("in
+ * Douglas"). Whom a name holding theirs, or what the store says they are (`names`), defines is
+ * them; a name right after theirs is theirs ("Fergus Ryan coaches my son Ryan" holds Fergus's
+ * surname).
  */
 function knownNames(
   query: string,
@@ -98,7 +99,14 @@ function knownNames(
     .filter(({ name, relations }) => !theirs(wordsOf(name), relations))
     .map(({ name }) => wordsOf(name)[0]);
   const following = new Set(read.flatMap((text) => namesAfter(text, known)));
-  return new Set([...known, ...others.filter((first) => !following.has(first))]);
+  const places = read.flatMap(placesIn);
+  return new Set([...known, ...[...others, ...places].filter((word) => !following.has(word))]);
+}
+
+/** The names right after a preposition in `text`, places ("Douglas" in "the church in Douglas"). */
+function placesIn(text: string): string[] {
+  return [...text.matchAll(/\b(?:at|in|from|to|near|into|on)(?: the)? (\p{Lu}[\p{L}'’]*)/gu)]
+    .map(([, word]) => nameLetters(word).toLowerCase());
 }
 
 /** The words of the names of the people `text` defines, as `wordsOf` gives them. */

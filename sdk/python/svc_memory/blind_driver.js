@@ -25839,10 +25839,19 @@ function knownNames(query, about, names, texts) {
   const theirs = (words2, relations) => words2.some((word) => known.has(word) || said.has(word)) || relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
   const others = read.flatMap(definitions).filter(({ name, relations }) => !theirs(wordsOf(name), relations)).map(({ name }) => wordsOf(name)[0]);
   const following = new Set(read.flatMap((text) => namesAfter(text, known)));
+  const places = read.flatMap(placesIn);
   return /* @__PURE__ */ new Set([
     ...known,
-    ...others.filter((first) => !following.has(first))
+    ...[
+      ...others,
+      ...places
+    ].filter((word) => !following.has(word))
   ]);
+}
+function placesIn(text) {
+  return [
+    ...text.matchAll(/\b(?:at|in|from|to|near|into|on)(?: the)? (\p{Lu}[\p{L}'’]*)/gu)
+  ].map(([, word]) => nameLetters(word).toLowerCase());
 }
 function peopleIn(text) {
   return text === null ? [] : definitions(rankedText(text)).flatMap(({ name }) => wordsOf(name));
