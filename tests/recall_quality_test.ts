@@ -409,6 +409,13 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   const old = await ask("How old is Callum?", { explain: true });
   assert.deepEqual(old.results, []);
   assert.deepEqual(old.no_answer, { about: "Callum", asks_for: "number" });
+  // What he is to the user finds memories about him by "my best friend", not by "friends".
+  await rememberAll(t, caller, [
+    { text: "Callum has been my best friend since primary school." },
+    { text: "We bought the dinghy with two friends." },
+  ]);
+  const friend = await ask("How old is Callum?", { explain: true });
+  assert.deepEqual(friend.no_answer, { about: "Callum", asks_for: "number" });
   // A relation, through the name the store gives it.
   const sister = await ask("When did my sister start at the bank?", { explain: true });
   assert.deepEqual(sister.no_answer, { about: "my sister", asks_for: "time" });

@@ -61,7 +61,9 @@ export async function lackedAnswer(
   if (!subject) return undefined;
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
-  const texts = await lookup.read(ids);
+  const texts = (await lookup.read(ids))
+    .filter((text) => text === null || !subject.calls || subject.calls(rankedText(text)));
+  if (texts.length === 0) return undefined;
   const known = knownNames(query, subject.about, names, texts);
   // The people the memories name are no things ("my sister Hanne").
   const people = new Set([...known, ...texts.flatMap((text) => peopleIn(text))]);
@@ -129,12 +131,22 @@ function namesAfter(text: string, known: ReadonlySet<string>): string[] {
   );
 }
 
-/** Whom `query` asks about, and the term sets their memories are found by (one a name). */
+/**
+ * Whom a question asks about: the term sets their memories are found by (one a name), and for a
+ * name, whether a memory found calls them by it or by what they are to the user.
+ */
+interface Subject {
+  about: string;
+  terms: string[][];
+  calls?: (text: string) => boolean;
+}
+
+/** Whom `query` asks about (see `Subject`). */
 async function subjectOf(
   { owner, hasher }: SubjectLookup,
   query: string,
   names: string[],
-): Promise<{ about: string; terms: string[][] } | undefined> {
+): Promise<Subject | undefined> {
   const [relation] = askedRelations(query);
   if (relation) {
     const terms = [await hasher.relations(owner, relation.relations)];
@@ -143,11 +155,18 @@ async function subjectOf(
   }
   const [named] = askedNames(query);
   if (!named) return undefined;
-  // A memory may name them by what they are to the user ("my husband's best friend").
+  // A memory may name them by what they are to the user ("my husband's best friend"), but not
+  // one that only shares a word with it ("two friends").
+  const name = bareName(named.name);
   const terms = await Promise.all(
-    [bareName(named.name), ...names].map((words) => hasher.hashQuery(owner, words)),
+    [name, ...names].map((words) => hasher.hashQuery(owner, words)),
   );
-  return { about: named.name, terms };
+  const callings = [
+    RegExp.escape(name),
+    ...names.map((words) => `(?:my|our) ${RegExp.escape(words)}`),
+  ];
+  const calls = new RegExp(`(?<!\\p{L})(?:${callings.join("|")})(?!\\p{L})`, "iu");
+  return { about: named.name, terms, calls: (text) => calls.test(text.replace(/[’‘]/g, "'")) };
 }
 
 /** The memories the recall may show that hold one of the term sets, up to `ABOUT_MAX + 1`. */

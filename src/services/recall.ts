@@ -293,9 +293,9 @@ function lackedAnswerOf(
     shown: scope.shown,
     read: (ids: string[]) => readTexts(source, hitsOf(index, ids), new Map()),
   };
-  const names = others.flatMap(({ person, mentions }) =>
-    person && "words" in mentions ? [mentions.words] : []
-  );
+  // Whom the other questions ask about: the names of the relation asked about, or what the name
+  // asked about is to the user ("my best friend").
+  const names = others.flatMap(({ person, about }) => person ? [about.replace(/^my /, "")] : []);
   return lackedAnswer(lookup, query, names);
 }
 

@@ -25818,7 +25818,8 @@ async function lackedAnswer(lookup, query, names) {
   if (!subject) return void 0;
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
-  const texts = await lookup.read(ids);
+  const texts = (await lookup.read(ids)).filter((text) => text === null || !subject.calls || subject.calls(rankedText(text)));
+  if (texts.length === 0) return void 0;
   const known = knownNames(query, subject.about, names, texts);
   const people = /* @__PURE__ */ new Set([
     ...known,
@@ -25871,7 +25872,7 @@ async function subjectOf({ owner, hasher }, query, names) {
     const terms3 = [
       await hasher.relations(owner, relation.relations)
     ];
-    for (const name of names) terms3.push(await hasher.hashQuery(owner, bareName(name)));
+    for (const name2 of names) terms3.push(await hasher.hashQuery(owner, bareName(name2)));
     return {
       about: query.slice(relation.start, relation.end),
       terms: terms3
@@ -25879,13 +25880,20 @@ async function subjectOf({ owner, hasher }, query, names) {
   }
   const [named] = askedNames(query);
   if (!named) return void 0;
+  const name = bareName(named.name);
   const terms2 = await Promise.all([
-    bareName(named.name),
+    name,
     ...names
   ].map((words2) => hasher.hashQuery(owner, words2)));
+  const callings = [
+    RegExp.escape(name),
+    ...names.map((words2) => `(?:my|our) ${RegExp.escape(words2)}`)
+  ];
+  const calls = new RegExp(`(?<!\\p{L})(?:${callings.join("|")})(?!\\p{L})`, "iu");
   return {
     about: named.name,
-    terms: terms2
+    terms: terms2,
+    calls: (text) => calls.test(text.replace(/[’‘]/g, "'"))
   };
 }
 function aboutIds({ index, shown: shown2 }, terms2) {
@@ -26084,8 +26092,8 @@ function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) 
     shown: scope.shown,
     read: (ids) => readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map())
   };
-  const names = others.flatMap(({ person, mentions }) => person && "words" in mentions ? [
-    mentions.words
+  const names = others.flatMap(({ person, about }) => person ? [
+    about.replace(/^my /, "")
   ] : []);
   return lackedAnswer(lookup, query, names);
 }
