@@ -116,7 +116,8 @@ const NUMBER_WORDS = new Set(
     "fifties sixties seventies eighties nineties").split(" "),
 );
 const WEIGHT_WORDS = new Set(
-  ("weigh weighs weighed weight kilo kilos kilogram kilograms kg gram grams pound pounds lb lbs " +
+  ("weigh weighs weighed weight kilo kilos kilogram kilograms kilogramme kilogrammes kg kgs " +
+    "gram grams pound pounds lb lbs " +
     "stone stones ounce ounces ton tons tonne tonnes heavy heavier light lighter").split(" "),
 );
 const PLACE_WORDS = new Set(
@@ -190,7 +191,7 @@ export function holdsAnswer(
       return hasName(text, known) || NAMING.test(text);
     case "weight":
       return words.some((word) => WEIGHT_WORDS.has(word)) ||
-        /\d\s?(kg|g|lbs?|oz|st)\b/i.test(text);
+        /\d\s?(kgs?|g|lbs?|oz|st)\b/i.test(text);
     case "date":
       return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }

@@ -185,7 +185,12 @@ Deno.test("answerKinds: a weight, which a number alone does not hold", () => {
   assert.deepEqual(answerKinds("How much does Juno eat?"), ["number"]);
   assert.equal(questionType("How much does Juno weigh?"), "number");
   for (
-    const text of ["Juno weighs about 500 kilos.", "Bertram is 4kg now.", "Bonnie is two stone."]
+    const text of [
+      "Juno weighs about 500 kilos.",
+      "Bertram is 4kg now.",
+      "Bonnie is two stone.",
+      "Rex is 30 kgs.",
+    ]
   ) {
     assert.equal(holdsAnswer(text, "weight"), true, text);
   }

@@ -33,7 +33,8 @@ const ASKED = new Map(
 const PATTERNS = [
   /^(?:what|which) (?:kind|type|sort|make|brand) of (\p{L}+)/u,
   /^(?:what|which) (breed)\b/u,
-  /^what (?:does|did) .+ (do)(?: for a living| for work)?\??$/u,
+  /^what does .+ (do)(?: for a living| for work)?\??$/u,
+  /^what did .+ (do) for (?:a living|work)\??$/u,
   /^(?:what|which)(?:'s| is| was| are| were)? .*\b(?:favourite|favorite) (\p{L}+)/u,
   /^(?:what|which) (\p{L}+) (?:does|do|did|is|was|are|were|has|have|had|can|could|would|will)\b/u,
   /^what(?:'s| is| was) \p{L}+(?: \p{L}+)?['’]s (\p{L}+)\??$/u,
@@ -47,16 +48,18 @@ export function askedThing(question: string): string | undefined {
   const asked = question.trim().toLowerCase().replace(/[’‘]/g, "'");
   for (const pattern of PATTERNS) {
     const noun = pattern.exec(asked)?.[1];
-    const kind = noun && (ASKED.get(noun) ?? ASKED.get(singular(noun)));
+    const kind = noun && singulars(noun).map((form) => ASKED.get(form)).find(Boolean);
     if (kind) return kind;
   }
   return undefined;
 }
 
 /**
- * Whether `text` names a thing of `kind`, or speaks of one ("plays", "favourite"). A name after
- * an article or a possessive names one too ("a battered Land Rover", "his Fender", "a Persian"),
- * unless it is one of `known` (lower case: whom the question asks about).
+ * Whether `text` names a thing of `kind`, or speaks of one ("plays", "favourite"). A name may name
+ * a car, a drink, an instrument, a film, a book or a breed ("a battered Land Rover", "Bea's
+ * Tesla", "loves Jaws"), unless it is one of `known` (lower case: the people the memories name),
+ * a place ("from Kilkenny"), a time or the first word. A job may be any verb just after one of
+ * `known` ("Ahmed repairs boilers", "Paddy farmed").
  */
 export function namesThing(
   text: string,
@@ -67,35 +70,43 @@ export function namesThing(
   if (!words) return false;
   const said = text.replace(/[’‘]/g, "'").match(/[\p{L}\p{N}'-]+/gu) ?? [];
   const forms = said.map((word) => word.toLowerCase().replace(/'s$/, ""));
+  // A name of several words ("St Luke's", "Hanne Murphy") is read from its first; "Bea's"
+  // before "Tesla" is another.
+  const first = (at: number): number =>
+    at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s") ? first(at - 1) : at;
+  const named = (at: number) =>
+    NAMED.has(kind) && isThingName(said[at]) && first(at) > 0 && !known.has(forms[at]) &&
+    !known.has(forms[first(at)]) && !PLACED.has(forms[first(at) - 1]);
+  const done = (at: number) =>
+    kind === "job" && (known.has(forms[at - 1]) || known.has(forms[at - 2])) &&
+    /^\p{Ll}{3,}(s|ed)$|^(taught|drove|ran|sold|built|wrote|made|kept)$/u.test(said[at]) &&
+    !NO_JOB.has(forms[at]);
   return forms.some((word, at) =>
     [word, `${forms[at - 1]} ${word}`, `${forms[at - 2]} ${forms[at - 1]} ${word}`]
-      .some((phrase) => words.has(phrase) || words.has(singular(phrase))) ||
-    (NAMED.has(kind) && isThingName(said[at], at) && !known.has(word) &&
-      forms.slice(Math.max(0, at - 3), at).some((before) => DETERMINERS.has(before))) ||
-    // What someone does may be any verb after their name: "Ahmed repairs boilers".
-    (kind === "job" && known.has(forms[at - 1]) && /^\p{Ll}{3,}s$/u.test(said[at]) &&
-      !NO_JOB.has(word))
+      .some((phrase) => singulars(phrase).some((form) => words.has(form))) ||
+    named(at) || done(at)
   );
 }
 
 /** Verbs after a name that say what someone does other than for a living. */
 const NO_JOB = new Set(
   ("lives loves likes hates wants needs gets goes comes keeps says knows thinks feels seems " +
-    "looks sleeps hides brings turns takes has does was is").split(" "),
+    "looks sleeps hides brings turns takes has does was is lived loved liked hated wanted " +
+    "needed moved died married retired visited called texted").split(" "),
 );
 
-/** Whether `word`, the `at`th of its text, may name a thing: a name not first, not "I" or a time. */
-function isThingName(word: string, at: number): boolean {
-  return at > 0 && /^\p{Lu}/u.test(word) && !/^I('|$)/.test(word) &&
-    !isTimeWord(word.toLowerCase());
+/** Words before a place ("from Kilkenny"), whose name names no thing. */
+const PLACED = new Set(["in", "at", "from", "to", "near", "into", "on"]);
+
+/** Whether `word` begins with a capital. */
+const isCapital = (word: string) => /^\p{Lu}/u.test(word);
+
+/** Whether `word` may name a thing: a name, not "I" nor a time ("May", "Easter"). */
+function isThingName(word: string): boolean {
+  return isCapital(word) && !/^I('|$)/.test(word) && !isTimeWord(word.toLowerCase());
 }
 
-/** Words before a name used as a thing's ("a Skoda", "every Maigret"). */
-const DETERMINERS = new Set("a an his her their every".split(" "));
-
-/** `noun` without a plural's ending ("cellos" → "cello", "berries" → "berry"). */
-function singular(noun: string): string {
-  if (/ies$/.test(noun)) return `${noun.slice(0, -3)}y`;
-  if (/(s|x|ch|sh)es$/.test(noun)) return noun.slice(0, -2);
-  return noun.replace(/s$/, "");
+/** `noun` and what it may be without a plural's ending ("tomatoes" → "tomatoe", "tomato"). */
+function singulars(noun: string): string[] {
+  return [noun, noun.replace(/s$/, ""), noun.replace(/es$/, ""), noun.replace(/ies$/, "y")];
 }

@@ -12,6 +12,7 @@ Deno.test("askedThing: the kind of thing a question asks which one of", () => {
     "What does Noor do for a living?": "job",
     "What does Wendell's wife do?": "job",
     "What is Noor's job?": "job",
+    "What did Paddy do for a living?": "job",
     "Which language does Yuki speak at home?": "language",
   };
   for (const [question, kind] of Object.entries(asked)) {
@@ -25,6 +26,7 @@ Deno.test("askedThing: the kind of thing a question asks which one of", () => {
       "What is Saoirse's dissertation about?",
       "Where does Ivan play?",
       "What did I have for lunch?",
+      "What did Tom do?",
     ]
   ) assert.equal(askedThing(question), undefined, question);
 });
@@ -46,9 +48,23 @@ Deno.test("namesThing: a memory that names one, or speaks of one", () => {
   ];
   for (const [text, kind] of names) assert.equal(namesThing(text, kind), true, text);
   assert.equal(namesThing("Ahmed repairs boilers.", "job", new Set(["ahmed"])), true);
+  // Plurals, past tenses, a make after a possessive, a title alone, a player.
+  const theirs: [string, string][] = [
+    ["Tom loves potatoes.", "food"],
+    ["Paddy farmed in Mayo all his life.", "job"],
+    ["Noor Haddad teaches piano.", "job"],
+    ["Bea's Tesla is in the garage.", "car"],
+    ["Tom loves Jaws.", "film"],
+    ["Ivan is a drummer.", "instrument"],
+    ["Rex is a lab.", "breed"],
+  ];
+  const people = new Set(["tom", "paddy", "noor", "bea", "ivan", "rex"]);
+  for (const [text, kind] of theirs) assert.equal(namesThing(text, kind, people), true, text);
+  // A place of several words names no thing: "at St Luke's".
+  assert.equal(namesThing("Ivan sings at St Luke's.", "instrument", people), false);
   const none: [string, string][] = [
     ["Ivan conducts the choir I sing with at St Luke's.", "instrument"],
-    ["My cat Mungo is a grumpy ginger tom.", "breed"],
+    ["My cat Mungo sleeps on the radiator.", "breed"],
     ["Smudge brings mice in from the garden most nights.", "food"],
     ["Marcus works nights as a paramedic.", "car"],
     ["My wife Noor and I met at a climbing wall in Leith.", "job"],

@@ -105,9 +105,12 @@ function knownNames(
   return new Set([...known, ...[...others, ...places].filter((word) => !following.has(word))]);
 }
 
-/** The names right after a preposition in `text`, places ("Douglas" in "the church in Douglas"). */
+/**
+ * The names right after "in", "at" or "from" in `text`, places ("Douglas" in "the church in
+ * Douglas"); not a family ("the Kelly family").
+ */
 function placesIn(text: string): string[] {
-  return [...text.matchAll(/\b(?:at|in|from|to|near|into|on)(?: the)? (\p{Lu}[\p{L}'’]*)/gu)]
+  return [...text.matchAll(/\b(?:at|in|from)(?: the)? (\p{Lu}[\p{L}'’]*)(?! family)/gu)]
     .map(([, word]) => nameLetters(word).toLowerCase());
 }
 
@@ -161,12 +164,32 @@ async function subjectOf(
   const terms = await Promise.all(
     [name, ...names].map((words) => hasher.hashQuery(owner, words)),
   );
-  const callings = [
-    RegExp.escape(name),
-    ...names.map((words) => `(?:my|our) ${RegExp.escape(words)}`),
-  ];
-  const calls = new RegExp(`(?<!\\p{L})(?:${callings.join("|")})(?!\\p{L})`, "iu");
-  return { about: named.name, terms, calls: (text) => calls.test(text.replace(/[’‘]/g, "'")) };
+  return { about: named.name, terms, calls: callsBy(name, names) };
+}
+
+/**
+ * Whether a text calls someone by the first word of `name` ("Fergus" for "Fergus Ryan"), or by
+ * what they are to the user (`relations`, "best friend"): its last word within three words after
+ * "my" or "our" ("my oldest friend"), or right after "the" ("the dog").
+ */
+function callsBy(name: string, relations: string[]): (text: string) => boolean {
+  const [first] = wordsIn(name);
+  const lasts = new Set(relations.flatMap((relation) => wordsIn(relation).slice(-1)));
+  return (text) => {
+    const words = wordsIn(text);
+    return words.some((word, at) =>
+      word.replace(/'s$/, "") === first ||
+      (word === "the" && lasts.has(words[at + 1])) ||
+      ((word === "my" || word === "our") &&
+        words.slice(at + 1, at + 4).some((w) => lasts.has(w.replace(/'s$/, ""))))
+    );
+  };
+}
+
+/** `text`'s words as `callsBy` compares them: lower case, in one Unicode form, apostrophes straight. */
+function wordsIn(text: string): string[] {
+  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")
+    .match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
 }
 
 /** The memories the recall may show that hold one of the term sets, up to `ABOUT_MAX + 1`. */

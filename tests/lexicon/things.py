@@ -17,8 +17,8 @@ TARGET = os.path.join(os.path.dirname(__file__), "../../src/ranking/things.json"
 
 # A kind: the nouns a question names it by, the WordNet senses (lemma, sense number) whose
 # hyponyms name one, and words that show a memory speaks of one without naming it ("Ivan plays
-# …"). A breed is none of its root's own words: "my cat" names no breed. One "named" is often
-# called by a make, a breed or a title ("a Skoda", "a Persian", "every Maigret").
+# …", "Rex is a …"). A breed is none of its root's own words: "my cat" names no breed. One
+# "named" is often called by a make, a breed or a title ("a Skoda", "a Persian", "Maigret").
 KINDS = {
     "food": {"asked": ["food", "dish", "meal", "snack", "treat"],
              "senses": [("food", 1), ("food", 2), ("dish", 2), ("meal", 1)],
@@ -26,12 +26,12 @@ KINDS = {
     "drink": {"named": True, "asked": ["drink", "beverage", "tipple"],
               "senses": [("beverage", 1), ("drink", 1)],
               "cues": ["drinks", "drank", "drinking"]},
-    "instrument": {"named": True, "asked": ["instrument"], "senses": [("musical_instrument", 1)],
-                   "cues": ["play", "plays", "played", "playing", "player"]},
+    "instrument": {"named": True, "asked": ["instrument"], "senses": [("musical_instrument", 1), ("musician", 1)],
+                   "cues": ["play", "plays", "played", "playing", "player", "is a", "is an"]},
     "car": {"named": True, "asked": ["car", "vehicle", "motor"], "senses": [("motor_vehicle", 1)],
             "cues": ["drive", "drives", "drove", "driving", "driven"]},
-    "sport": {"asked": ["sport"], "senses": [("sport", 1)],
-              "cues": ["play", "plays", "played", "playing", "player"]},
+    "sport": {"asked": ["sport"], "senses": [("sport", 1), ("athlete", 1)],
+              "cues": ["play", "plays", "played", "playing", "player", "is a", "is an"]},
     "language": {"asked": ["language"], "senses": [("natural_language", 1)],
                  "cues": ["speak", "speaks", "spoke", "speaking", "fluent"]},
     "film": {"named": True, "asked": ["film", "movie"], "senses": [("movie", 1)],
@@ -51,7 +51,7 @@ KINDS = {
                      "for a living", "is a", "is an", "was a", "was an"]},
     "breed": {"named": True, "asked": ["breed"], "senses": [("domestic_cat", 1), ("dog", 1), ("horse", 1)],
               "breed": True, "cues": ["breed", "cross", "pedigree", "moggy", "moggie", "mongrel",
-                                      "mutt"]},
+                                      "mutt", "is a", "is an"]},
 }
 # Words for a cat's, dog's or horse's sex, age or use, which name no breed.
 NO_BREED = set("""tom, tomcat, kitten, kitty, kitty-cat, puss, pussy, pussycat, mouser, house cat,
