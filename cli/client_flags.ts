@@ -116,7 +116,8 @@ export function accountIdOf(
   return value ? accountIdArg(value, "SVC_ACCOUNT_ID") : undefined;
 }
 
-const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
+/** The seconds of each unit a duration on the command line takes (none: seconds). */
+export const SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
 
 /** `--ttl`: `90`, `45s`, `30m`, `12h`, `30d`, `2w` → seconds. */
 export function ttlSeconds(value: string | undefined): number | undefined {
@@ -125,13 +126,13 @@ export function ttlSeconds(value: string | undefined): number | undefined {
   if (!match || Number(match[1]) === 0) {
     throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
   }
-  const seconds = Number(match[1]) * TTL_UNITS[match[2]];
+  const seconds = Number(match[1]) * SECONDS[match[2]];
   if (seconds > MAX_TTL_SECONDS) throw new UsageError("--ttl must be at most ten years (3650d)");
   return seconds;
 }
 
 /** A value checked as the relayer checks it, its refusal a usage error (the flag named). */
-function asRelayerChecks<T>(check: () => T): T {
+export function asRelayerChecks<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
@@ -163,7 +164,7 @@ export function minScoreArg(value: string | undefined): number | undefined {
 export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
   if (value === undefined) return undefined;
   const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  const ms = ago ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000 : parseIsoTime(value);
+  const ms = ago ? now - Number(ago[1]) * SECONDS[ago[2]] * 1000 : parseIsoTime(value);
   if (Number.isNaN(new Date(ms).getTime())) {
     throw new UsageError(
       `${flag} must be a duration such as 7d or 12h, or a time such as ` +

@@ -23,9 +23,7 @@ import {
   parseScope,
 } from "@svc/relayer/rules";
 import { type KeyScope, type Operation, SvcError } from "@svc/relayer/kit";
-
-/** A command line that cannot be run as given (exit 2 with the usage). */
-export class ScopeUsageError extends Error {}
+import { SECONDS, UsageError } from "./client_flags.ts";
 
 /** The flags the scope is read from; each may be absent. */
 export interface ScopeFlags {
@@ -35,19 +33,11 @@ export interface ScopeFlags {
   audit?: boolean;
 }
 
-const UNITS_MS: Record<string, number> = {
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
 /** A comma-separated list, without blanks around its items; empty items are refused. */
 function list(value: string, flag: string): string[] {
   const items = value.split(",").map((item) => item.trim());
   if (items.some((item) => item === "")) {
-    throw new ScopeUsageError(`${flag} must be a comma-separated list without empty items`);
+    throw new UsageError(`${flag} must be a comma-separated list without empty items`);
   }
   return items;
 }
@@ -58,7 +48,7 @@ function checked(scope: KeyScope, flag: string): KeyScope {
     return parseScope(scope);
   } catch (error) {
     if (!(error instanceof SvcError)) throw error;
-    throw new ScopeUsageError(`${flag}: ${error.message.replace(/^scope\./, "")}`);
+    throw new UsageError(`${flag}: ${error.message.replace(/^scope\./, "")}`);
   }
 }
 
@@ -66,7 +56,7 @@ function operationList(value: string, flag: string, or = ""): Operation[] {
   const names = list(value, flag);
   const unknown = names.filter((name) => !(OPERATIONS as readonly string[]).includes(name));
   if (unknown.length) {
-    throw new ScopeUsageError(
+    throw new UsageError(
       `${flag}: unknown operation ${unknown.join(", ")} (use ${OPERATIONS.join(", ")}${or})`,
     );
   }
@@ -78,7 +68,7 @@ export function scopeFromFlags(flags: ScopeFlags): KeyScope {
   const scope: KeyScope = {};
   if (flags.namespace !== undefined) scope.namespaces = list(flags.namespace, "--namespace");
   if (flags["read-only"] && flags.operations !== undefined) {
-    throw new ScopeUsageError("give --read-only or --operations, not both");
+    throw new UsageError("give --read-only or --operations, not both");
   }
   if (flags["read-only"]) scope.operations = ["read"];
   if (flags.operations !== undefined && flags.operations !== "all") {
@@ -86,7 +76,7 @@ export function scopeFromFlags(flags: ScopeFlags): KeyScope {
   }
   if (flags.audit) {
     if (!scope.operations) {
-      throw new ScopeUsageError(
+      throw new UsageError(
         "--audit adds the audit operation to --read-only or --operations; without them a key " +
           "may do everything, audit included",
       );
@@ -121,7 +111,7 @@ const MAX_DURATION_MS = 36_500 * 86_400_000;
  */
 export function durationMs(value: string): number | undefined {
   const match = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  const ms = match ? Number(match[1]) * UNITS_MS[match[2]] : 0;
+  const ms = match ? Number(match[1]) * SECONDS[match[2]] * 1000 : 0;
   return ms > 0 && ms <= MAX_DURATION_MS ? ms : undefined;
 }
 
@@ -133,12 +123,12 @@ export function expiryFromFlag(value: string, flag: string, now = Date.now()): n
   const duration = durationMs(value);
   const at = duration !== undefined ? now + duration : parseIsoTime(value);
   if (Number.isNaN(at)) {
-    throw new ScopeUsageError(
+    throw new UsageError(
       `${flag} must be a duration such as 30d, 12h or 2w (at most 100 years), or a time such as ` +
         "2026-07-01T00:00:00Z",
     );
   }
-  if (at <= now) throw new ScopeUsageError(`${flag} is in the past`);
+  if (at <= now) throw new UsageError(`${flag} is in the past`);
   return at;
 }
 

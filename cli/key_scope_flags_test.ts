@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  durationMs,
-  expiryFromFlag,
-  parseScopeFlag,
-  scopeFromFlags,
-  ScopeUsageError,
-} from "./key_scope_flags.ts";
+import { durationMs, expiryFromFlag, parseScopeFlag, scopeFromFlags } from "./key_scope_flags.ts";
+import { UsageError } from "./client_flags.ts";
 
 Deno.test("svc key add flags: namespaces, --read-only, --operations and --audit", () => {
   assert.deepEqual(scopeFromFlags({}), {});
@@ -38,7 +33,7 @@ Deno.test("svc key add flags: namespaces, --read-only, --operations and --audit"
     ] as const
   ) {
     assert.throws(() => scopeFromFlags(flags), (e: Error) => {
-      assert.ok(e instanceof ScopeUsageError);
+      assert.ok(e instanceof UsageError);
       assert.match(e.message, message);
       return true;
     });
@@ -54,7 +49,7 @@ Deno.test("svc-mcp --scope: operations, then namespaces after a colon", () => {
   assert.deepEqual(parseScopeFlag("all:work"), { namespaces: ["work"] });
   assert.deepEqual(parseScopeFlag("*"), {});
   for (const bad of ["", "read:", "reed", "read,,write", ":work"]) {
-    assert.throws(() => parseScopeFlag(bad), ScopeUsageError, bad);
+    assert.throws(() => parseScopeFlag(bad), UsageError, bad);
   }
 });
 
@@ -82,6 +77,6 @@ Deno.test("--expires: a duration from now or a time, never the past", () => {
       "9999999w",
     ]
   ) {
-    assert.throws(() => expiryFromFlag(bad, "--expires", now), ScopeUsageError, bad);
+    assert.throws(() => expiryFromFlag(bad, "--expires", now), UsageError, bad);
   }
 });

@@ -5,6 +5,7 @@
  * up (SIGKILL, a crash, a power cut) is removed by the next export to the same FILE.
  */
 import { basename, dirname, join } from "node:path";
+import { writeLine } from "./io.ts";
 
 /** How old a temporary file must be for another export to remove it (its owner gone). */
 export const STALE_PARTIAL_MS = 10_000;
@@ -28,10 +29,9 @@ export function exitInterrupted(
   code: number,
   stderr: { writeSync(bytes: Uint8Array): number } = Deno.stderr,
 ): never {
-  const encode = (text: string) => new TextEncoder().encode(text);
-  stderr.writeSync(encode(`svc: ${note}\n`));
+  writeLine(stderr, `svc: ${note}`);
   if (Deno.args.includes("--json")) {
-    Deno.stdout.writeSync(encode(`${JSON.stringify({ error: note, code: "interrupted" })}\n`));
+    writeLine(Deno.stdout, JSON.stringify({ error: note, code: "interrupted" }));
   }
   Deno.exit(code);
 }

@@ -15,7 +15,8 @@ import {
   threadArg,
   UsageError,
 } from "./client_flags.ts";
-import type { MemoryFlags, Output } from "./svc_memories.ts";
+import type { Output } from "./svc_memories.ts";
+import type { Flags } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 
 export const BLIND_USAGE =
@@ -50,19 +51,11 @@ export const BLIND_COMMANDS = [
   "import",
 ];
 
-/** The flags `svc blind` reads. */
-export interface BlindFlags extends MemoryFlags {
-  "model-dir"?: string;
-  cache?: string;
-  "public-key"?: string;
-  output?: string;
-}
-
 /** Runs `svc blind <sub> [words]`. */
 export async function runBlind(
   sub: string | undefined,
   words: string[],
-  values: BlindFlags,
+  values: Flags,
   env: (name: string) => string | undefined,
   fetch?: typeof globalThis.fetch,
 ): Promise<Output> {

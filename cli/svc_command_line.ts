@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { type FlagToken, flagValues, repeatedFlag } from "./args.ts";
 import { visible } from "./visible_text.ts";
 import { validNamespace } from "@svc/relayer/rules";
-import { UsageError } from "./client_flags.ts";
+import { asRelayerChecks, UsageError } from "./client_flags.ts";
 
 /**
  * How many words each command takes after its name (a subcommand counts as one); any more is a
@@ -33,6 +33,9 @@ const WORDS: Record<string, number> = {
 
 /** The flags of the client commands, which sign requests to a relayer. */
 const CLIENT = ["relayer", "account", "key"];
+
+/** The flags of every `blind` subcommand: a client's, and where its namespace is read. */
+const BLIND = [...CLIENT, "namespace", "model-dir", "cache"];
 
 /**
  * The flags each command takes besides `--json` and `--help`: any other is a usage error
@@ -71,24 +74,15 @@ const FLAGS: Record<string, string[]> = {
   migrate: [],
   upgrade: [],
   "migrate-store": ["to"],
-  "blind enable": [...CLIENT, "namespace", "model-dir", "cache"],
-  "blind move": [...CLIENT, "namespace", "model-dir", "cache"],
-  "blind remember": [...CLIENT, "namespace", "model-dir", "cache", "tag"],
-  "blind recall": [
-    ...CLIENT,
-    "namespace",
-    "model-dir",
-    "cache",
-    "limit",
-    "tag",
-    "min-score",
-    "explain",
-  ],
-  "blind forget": [...CLIENT, "namespace", "model-dir", "cache"],
-  "blind erase": [...CLIENT, "namespace", "model-dir", "cache", "confirm"],
-  "blind let-in": [...CLIENT, "namespace", "model-dir", "cache", "public-key"],
-  "blind export": [...CLIENT, "namespace", "model-dir", "cache", "output"],
-  "blind import": [...CLIENT, "namespace", "model-dir", "cache"],
+  "blind enable": BLIND,
+  "blind move": BLIND,
+  "blind remember": [...BLIND, "tag"],
+  "blind recall": [...BLIND, "limit", "tag", "min-score", "explain"],
+  "blind forget": BLIND,
+  "blind erase": [...BLIND, "confirm"],
+  "blind let-in": [...BLIND, "public-key"],
+  "blind export": [...BLIND, "output"],
+  "blind import": BLIND,
 };
 
 /** Why a flag of the command line is not one its command takes, or `undefined`. */
@@ -158,6 +152,9 @@ export function parseCommandLine(args: string[]) {
 /** The command line as parsed: its flags' values, its words and its tokens. */
 export type CommandLine = ReturnType<typeof parseCommandLine>;
 
+/** The flags' values, as the commands read them. */
+export type Flags = CommandLine["values"];
+
 /**
  * Refuses a command line that would do other than it says: a flag given twice or not the
  * command's, a namespace the relayer refuses, a word too many. `words`: those after the command.
@@ -175,11 +172,7 @@ export function checkCommandLine(command: string, words: string[], tokens: Comma
   // (`key add` takes a list of them, checked with its scope).
   if (command !== "key") {
     for (const namespace of flagValues(tokens, "namespace")) {
-      try {
-        validNamespace(namespace, "--namespace");
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
+      asRelayerChecks(() => validNamespace(namespace, "--namespace"));
     }
   }
   const most = WORDS[command];

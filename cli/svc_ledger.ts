@@ -9,18 +9,17 @@ import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
 import { type KeyScope, SvcError, UNPRINTABLE } from "@svc/relayer/kit";
 import { isSmallOrderKey } from "@svc/util/ed25519";
-import { describeKeyLimits, keyLimitsJson, parseIsoTime } from "@svc/relayer/rules";
+import { describeKeyLimits, keyLimitsJson } from "@svc/relayer/rules";
 import {
   delegateKeyJson,
   delegateKeyLine,
   expiryFromFlag,
   type ListedKey,
-  type ScopeFlags,
   scopeFromFlags,
-  ScopeUsageError,
 } from "./key_scope_flags.ts";
-import { accountIdArg, need, UsageError } from "./client_flags.ts";
+import { accountIdArg, expiryTime, need, UsageError } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
+import type { Flags } from "./svc_command_line.ts";
 import { visibleName } from "./visible_text.ts";
 import { givenOwnerKey, saveOwnerKey, transact, withLedger } from "./svc_ledger_access.ts";
 
@@ -63,33 +62,13 @@ through the relayer's /sponsor; signed with SVC_OWNER_KEY or the owner key saved
   key list --account ID                  list the account's delegate keys and their scopes
   key remove --account ID --public-key HEX|--address ADDR`;
 
-/** The flags the ledger commands read. */
-export interface LedgerFlags extends ScopeFlags {
-  account?: string;
-  label?: string;
-  "public-key"?: string;
-  "expires-at"?: string;
-  expires?: string;
-  address?: string;
-}
-
-/** Runs `parse`, turning a scope flag's problem into a usage error. */
-function scoped<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof ScopeUsageError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 /**
  * Runs a ledger command on the ledger of `home`; `undefined` for a subcommand it does not know.
  */
 export async function runLedgerCommand(
   command: string,
   sub: string | undefined,
-  values: LedgerFlags,
+  values: Flags,
   home: Home,
 ): Promise<Output | undefined> {
   if (command === "account") {
@@ -164,7 +143,7 @@ async function accountNotCreated(
 async function setAccountActive(
   home: Home,
   sub: "deactivate" | "reactivate",
-  values: LedgerFlags,
+  values: Flags,
 ): Promise<Output> {
   const accountId = accountIdArg(need(values.account, "--account"), "--account");
   const kind = sub === "deactivate" ? "deactivate_account" : "reactivate_account";
@@ -186,7 +165,7 @@ interface KeyToAdd {
 }
 
 /** The flags of `key add`, checked before anything is read or sent. */
-function keyToAdd(values: LedgerFlags): KeyToAdd {
+function keyToAdd(values: Flags): KeyToAdd {
   const given = values["public-key"];
   if (given !== undefined && !isKeyHex(given)) {
     throw new UsageError("--public-key must be 64 lowercase hex characters");
@@ -205,21 +184,15 @@ function keyToAdd(values: LedgerFlags): KeyToAdd {
   ) {
     throw new UsageError(`--label must be at most ${MAX_LABEL_BYTES} bytes`);
   }
-  // Any time, past ones too (a key that is already expired).
-  const expiresAt = values["expires-at"];
-  // A date or a time, as remember's --expires-at takes it (a date: its midnight, UTC).
-  if (expiresAt !== undefined && Number.isNaN(parseIsoTime(expiresAt))) {
-    throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
-  }
+  // Any time, past ones too (a key that is already expired); a date is its midnight, UTC.
+  const expiresAt = expiryTime(values["expires-at"], "--expires-at");
   if (expiresAt !== undefined && values.expires !== undefined) {
     throw new UsageError("give --expires or --expires-at, not both");
   }
-  const [scope, expires] = scoped(() =>
-    [
-      scopeFromFlags(values),
-      values.expires === undefined ? undefined : expiryFromFlag(values.expires, "--expires"),
-    ] as const
-  );
+  const scope = scopeFromFlags(values);
+  const expires = values.expires === undefined
+    ? undefined
+    : expiryFromFlag(values.expires, "--expires");
   const until = expires ?? (expiresAt === undefined ? undefined : Date.parse(expiresAt));
   return { publicKey: given, label: values.label ?? "", scope, until };
 }
@@ -271,7 +244,7 @@ async function listKeys(home: Home, accountId: string): Promise<Output> {
 }
 
 /** The key `key remove` removes: its public key or its address. */
-function keyToRemove(values: LedgerFlags): string {
+function keyToRemove(values: Flags): string {
   if (values["public-key"] !== undefined && values.address !== undefined) {
     throw new UsageError("give --public-key or --address, not both");
   }

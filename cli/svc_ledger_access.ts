@@ -8,8 +8,9 @@ import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
 import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import { checkNotMoved, type Config, openLedger, readConfig } from "@svc/app";
+import { checkNotMoved, type Config, openLedger } from "@svc/app";
 import { relayerUrl, UsageError } from "./client_flags.ts";
+import { configOf } from "./svc_store.ts";
 import { suiLedger } from "./svc_ledger_sui.ts";
 import { suiKeypair, suiSeed } from "@svc/sui/keys";
 import type { Env, Home, Ledger } from "./svc_ledger.ts";
@@ -17,9 +18,7 @@ import type { Env, Home, Ledger } from "./svc_ledger.ts";
 /** Where the relayer keeps its ledger: only the settings that tell are read. */
 function configIn({ dataDir, env }: Home): Config {
   const names = ["SVC_STORE", "SVC_DATABASE_URL", "SVC_DATABASE_POOL", "SVC_MASTER_KEY"];
-  const result = readConfig(Object.fromEntries(names.map((name) => [name, env[name]])));
-  if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  return { ...result.config, dataDir };
+  return { ...configOf(Object.fromEntries(names.map((name) => [name, env[name]]))), dataDir };
 }
 
 /** Whether the relayer's ledger is there: in the database, or `ledger.kv` in the data directory. */

@@ -22,21 +22,8 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
+import type { Flags } from "./svc_command_line.ts";
 import { visibleName } from "./visible_text.ts";
-
-/** The flags `svc log` reads. */
-export interface LogFlags {
-  key?: string;
-  op?: string;
-  since?: string;
-  until?: string;
-  namespace?: string;
-  memory?: string;
-  limit?: string;
-  cursor?: string;
-  relayer?: string;
-  account?: string;
-}
 
 export const LOG_USAGE = `Access log (signed by the owner key in SVC_DATA_DIR for --account, else by
 SVC_DELEGATE_KEY with the audit scope):
@@ -47,7 +34,7 @@ SVC_DELEGATE_KEY with the audit scope):
                                          import; --memory: who read or changed that memory`;
 
 /** The query of `svc log`, checked before anything is sent. */
-export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
+export function logQuery(values: Flags, now = Date.now()): AccessLogOptions {
   if (values.key !== undefined && !isAddress(values.key)) {
     // 64 hex characters: a public key (as `key list` shows it first), or the signing key
     // --key is in the other commands.
@@ -97,7 +84,7 @@ function logTable(entries: AccessEntry[]): string {
 
 /** Runs `svc log`, signed with `privateKey` (the owner's or a delegate key with `audit`). */
 export async function runLogCommand(
-  values: LogFlags,
+  values: Flags,
   privateKey: string,
   env: (name: string) => string | undefined,
   fetch?: typeof globalThis.fetch,

@@ -16,7 +16,8 @@ import { openBlindMemory } from "./blind_memory.ts";
 import { blindToolSession } from "./svc_mcp/blind_session.ts";
 import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "@svc/relayer/http";
 import { SvcClient } from "@svc/relayer/client";
-import { SvcError } from "@svc/relayer/kit";
+import { parseKeyLimits, SvcError } from "@svc/relayer/kit";
+import { sleep } from "@svc/util/sleep";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
@@ -28,8 +29,8 @@ import {
   signInLabel,
   type StdioOptions,
   USAGE,
-  UsageError,
 } from "./svc_mcp/options.ts";
+import { UsageError } from "./client_flags.ts";
 
 /** What `svc-mcp` reads and writes besides files and the network. */
 export interface StdioIo {
@@ -211,7 +212,7 @@ async function answers(context: Context, url: string, waiting: string): Promise<
   if (!LOOPBACK_HOSTS.includes(new URL(url).hostname)) return false;
   context.say(`Waiting for ${waiting}…`);
   while (Date.now() < context.localStartUntil) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
     if (await answered()) return true;
   }
   return false;
@@ -325,17 +326,10 @@ async function login(context: Context): Promise<number> {
   );
   try {
     const credentials = await login.done;
-    const { scope } = credentials;
-    const approved = scope
-      ? ` The key may do: ${
-        describeKeyLimits(
-          {
-            ...(scope.namespaces ? { namespaces: scope.namespaces } : {}),
-            ...(scope.operations ? { operations: scope.operations } : {}),
-          },
-          scope.expires_at ? Date.parse(scope.expires_at) : undefined,
-        )
-      }.`
+    // The scope the dashboard approved, as the listener checked and saved it.
+    const limits = credentials.scope && parseKeyLimits({ ...credentials.scope });
+    const approved = limits
+      ? ` The key may do: ${describeKeyLimits(limits.scope, limits.expiresAt)}.`
       : "";
     say(
       `Signed in: account ${credentials.accountId}, saved to ${file.path}.${approved}` +

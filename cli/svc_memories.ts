@@ -18,6 +18,7 @@ import {
   ttlSeconds,
   UsageError,
 } from "./client_flags.ts";
+import type { Flags } from "./svc_command_line.ts";
 import { runGet, runList, runNamespaces, runRecall, runWhoami } from "./svc_memories_read.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
@@ -35,28 +36,6 @@ function jobOutput(
     text: `job ${job.job_id}: ${job.status}${about}${failed ? `: ${job.error}` : ""}`,
     failed,
   };
-}
-
-/** The flags the memory commands read. */
-export interface MemoryFlags {
-  namespace?: string;
-  limit?: string;
-  wait?: boolean;
-  relayer?: string;
-  key?: string;
-  account?: string;
-  tag?: string[];
-  thread?: string;
-  "min-score"?: string;
-  explain?: boolean;
-  ttl?: string;
-  "expires-at"?: string;
-  replaces?: string;
-  cursor?: string;
-  since?: string;
-  until?: string;
-  text?: string;
-  confirm?: string;
 }
 
 export const MEMORY_COMMANDS = [
@@ -163,49 +142,38 @@ export interface MemoryRequest {
 }
 
 /** The words and flags of `command`, checked as the relayer would check them. */
-function checkedRequest(command: string, words: string[], values: MemoryFlags): MemoryRequest {
-  const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);
-  const id = command === "get" || command === "update" ||
-      (command === "forget" && words[0] !== undefined)
-    ? memoryIdArg(words[0], "the memory's id")
-    : undefined;
-  const replaces = values.replaces === undefined
-    ? undefined
-    : memoryIdArg(values.replaces, "--replaces");
-  const since = pastTime(values.since, "--since", Date.now());
-  const until = pastTime(values.until, "--until", Date.now());
-  const tags = tagsArg(values.tag);
-  const thread = threadArg(values.thread);
-  const minScore = minScoreArg(values["min-score"]);
-  const ttl = ttlSeconds(values.ttl);
-  const expiresAt = expiryTime(values["expires-at"], "--expires-at");
-  if (ttl !== undefined && expiresAt !== undefined) {
+function checkedRequest(command: string, words: string[], values: Flags): MemoryRequest {
+  const request = {
+    text: words.filter(Boolean).join(" "),
+    namespace: values.namespace,
+    limit: positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500),
+    id: command === "get" || command === "update" ||
+        (command === "forget" && words[0] !== undefined)
+      ? memoryIdArg(words[0], "the memory's id")
+      : undefined,
+    replaces: values.replaces === undefined
+      ? undefined
+      : memoryIdArg(values.replaces, "--replaces"),
+    since: pastTime(values.since, "--since", Date.now()),
+    until: pastTime(values.until, "--until", Date.now()),
+    tags: tagsArg(values.tag),
+    thread: threadArg(values.thread),
+    minScore: minScoreArg(values["min-score"]),
+    ttl: ttlSeconds(values.ttl),
+    expiresAt: expiryTime(values["expires-at"], "--expires-at"),
+  };
+  if (request.ttl !== undefined && request.expiresAt !== undefined) {
     throw new UsageError("give --ttl or --expires-at, not both");
   }
-  const namespace = values.namespace;
-  if (command === "forget") checkForget(id, namespace, values.confirm);
-  const text = words.filter(Boolean).join(" ");
-  return {
-    text,
-    id,
-    namespace,
-    limit,
-    tags,
-    thread,
-    since,
-    until,
-    minScore,
-    ttl,
-    expiresAt,
-    replaces,
-  };
+  if (command === "forget") checkForget(request.id, request.namespace, values.confirm);
+  return request;
 }
 
 /** Runs one memory command; `words` are the positionals after the command. */
 export async function runMemoryCommand(
   command: string,
   words: string[],
-  values: MemoryFlags,
+  values: Flags,
   env: (name: string) => string | undefined,
   stdin: StdinSource,
   fetch?: typeof globalThis.fetch,

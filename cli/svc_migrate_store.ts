@@ -6,15 +6,17 @@
  * instead, as the relayer does at start. The master key is the data directory's, read from its
  * key file (`SVC_MASTER_KEY` when set must be the same), and never printed.
  */
-import { loadMasterKey, lockIndex, masterKeyFileOf, masterKeyPath, readConfig } from "@svc/app";
+import { loadMasterKey, lockIndex, masterKeyFileOf, masterKeyPath } from "@svc/app";
 import { migrateStore, PHASE_UNITS, type StoreMigrationSummary } from "@svc/app/store_migration";
 import { moveBlobsToSqlite, UNMOVABLE } from "@svc/upgrades";
 import { Database } from "@svc/postgres/database";
 import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
+import { writeLine } from "./io.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
+import { configOf } from "./svc_store.ts";
 
 export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
@@ -92,7 +94,6 @@ function describe(
   return lines.join("\n");
 }
 
-/** `svc migrate-store --to sqlite`: an earlier version's blob files into `blobs/blobs.sqlite`. */
 /** What the CLI says of the blobs it could not move, if any. */
 function unmovableText(unmovable: string[]): string {
   if (unmovable.length === 0) return "";
@@ -100,6 +101,7 @@ function unmovableText(unmovable: string[]): string {
     `${unmovable.slice(0, 10).join(", ")}${unmovable.length > 10 ? ", …" : ""}. `;
 }
 
+/** `svc migrate-store --to sqlite`: an earlier version's blob files into `blobs/blobs.sqlite`. */
 async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
   const lock = await lockIndex(dataDir, "move the blobs");
   try {
@@ -132,13 +134,10 @@ export async function runMigrateStore(
   await checkDataDir(dataDir, to === "postgres");
   const { key: masterKey, file: keyFile } = await masterKeyOf(dataDir, env);
   if (to === "sqlite") return await moveBlobs(dataDir, masterKey);
-  const result = readConfig({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
-  if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { config } = result;
+  const config = configOf({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
   if (config.store.kind !== "postgres") throw new UsageError("migrate-store needs SVC_STORE");
   // The relayer stopped: nothing else writes the data directory meanwhile.
   const lock = await lockIndex(dataDir, "copy the data directory");
-  const encoder = new TextEncoder();
   const terminal = stderr.isTerminal();
   let bar: ProgressBar | undefined;
   let barPhase = "";
@@ -164,9 +163,7 @@ export async function runMigrateStore(
           // Without a terminal (logs, pipes), a line per phase instead of a bar.
           if (!terminal) {
             const what = skipped ? "copied by an earlier run" : "copied";
-            stderr.writeSync(
-              encoder.encode(`migrate-store: ${phase}: ${count} ${PHASE_UNITS[phase]} ${what}\n`),
-            );
+            writeLine(stderr, `migrate-store: ${phase}: ${count} ${PHASE_UNITS[phase]} ${what}`);
           }
         },
       });

@@ -14,6 +14,7 @@ import {
   textLines,
 } from "@svc/relayer/client";
 import { SvcError } from "@svc/relayer/kit";
+import { sleep } from "@svc/util/sleep";
 import {
   decryptExport,
   encryptExport,
@@ -42,8 +43,10 @@ import {
   writeFileAtomically,
 } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
+import { writeLine } from "./io.ts";
 import { clientOptions, need, UsageError } from "./client_flags.ts";
-import { type MemoryFlags, type Output } from "./svc_memories.ts";
+import { type Output } from "./svc_memories.ts";
+import type { Flags } from "./svc_command_line.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
 
@@ -62,16 +65,8 @@ export const PORTABILITY_USAGE = `Export and import (signed client, as above):
   The passphrase comes from --passphrase-file PATH, else SVC_EXPORT_PASSPHRASE, else a
   prompt; never from a flag. Importing the same file again adds nothing.`;
 
-/** The flags export and import read, besides the memory commands'. */
-export interface PortabilityFlags extends MemoryFlags {
-  /** Every `--namespace` given, in order (export takes several). */
-  namespaces?: string[];
-  all?: boolean;
-  output?: string;
-  from?: string;
-  "passphrase-file"?: string;
-  passphrase?: string;
-}
+/** The flags export and import read, with every `--namespace` given (export takes several). */
+export type PortabilityFlags = Flags & { namespaces?: string[] };
 
 /** What the commands read and write besides files and the network. */
 export interface PortabilityIo {
@@ -123,8 +118,7 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
     throw new UsageError(`there is no folder ${folder} to write ${output} in`);
   }
   for (const name of await removeStalePartials(output)) {
-    const note = `svc: removed ${name}, left by an export that was killed before it ended\n`;
-    io.stderr.writeSync(new TextEncoder().encode(note));
+    writeLine(io.stderr, `svc: removed ${name}, left by an export that was killed before it ended`);
   }
   const passphrase = await readPassphrase({
     file: values["passphrase-file"],
@@ -310,7 +304,7 @@ async function settle(client: SvcClient, jobIds: string[]) {
       waiting = results.flatMap((job) =>
         job.status === "pending" || job.status === "running" ? [job.job_id] : []
       );
-      if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (waiting.length > 0) await sleep(delay);
     }
   }
   return { failed, duplicates };

@@ -5,12 +5,13 @@
  * `SVC_EMBEDDER` replaced by `NAME`; interrupted (Ctrl-C, a crash), it resumes when run again.
  * A relayer can do the same while serving: `SVC_REINDEX=1` (see docs/embedders.md).
  */
-import { EMBEDDER_KINDS, openBackends, readConfig } from "@svc/app";
+import { EMBEDDER_KINDS, openBackends } from "@svc/app";
 import { createLogger, SvcError } from "@svc/relayer/kit";
 import type { ReindexProgress, ReindexSummary } from "@svc/relayer/reindex";
 import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
+import { configOf } from "./svc_store.ts";
 
 export const REINDEX_USAGE =
   `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):
@@ -81,9 +82,7 @@ export async function runReindex(
     );
   }
   // Nothing answers analyze or ask meanwhile: no language model to open.
-  const result = readConfig({ ...env, SVC_EMBEDDER: embedder, SVC_LLM: "none" });
-  if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { config } = result;
+  const config = configOf({ ...env, SVC_EMBEDDER: embedder, SVC_LLM: "none" });
   if (config.store.kind === "postgres") {
     throw new UsageError(
       "reindex works on a data directory; with SVC_STORE=postgres, keep the embedder the index " +

@@ -25,11 +25,15 @@ export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL, SVC_MASTER
                                          relayer stopped) or the database to this version's form
                                          (a relayer also does it at start)`;
 
-/** The PostgreSQL URL and master key of the configuration, or a usage error saying why not. */
-function databaseOf(env: Record<string, string | undefined>) {
+/** The relayer's configuration in `env`; what is wrong with it is a usage error. */
+export function configOf(env: Record<string, string | undefined>): Config {
   const result = readConfig(env);
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { store, masterKey } = result.config;
+  return result.config;
+}
+
+/** The PostgreSQL URL and master key of the configuration, or a usage error saying why not. */
+function databaseOf({ store, masterKey }: Config) {
   if (store.kind !== "postgres") {
     throw new UsageError(
       "migrate works on PostgreSQL: set SVC_STORE=postgres and SVC_DATABASE_URL",
@@ -39,44 +43,53 @@ function databaseOf(env: Record<string, string | undefined>) {
   return { url: store.url, masterKey: Uint8Array.fromHex(masterKey.hex!) };
 }
 
+/**
+ * Runs `use` on the database of `config`, opened as a relayer opens it: refusing a copy half
+ * done, and a master key other than the one the database was written under.
+ */
+async function withDatabase<T>(
+  config: Config,
+  use: (database: Database, masterKey: Uint8Array<ArrayBuffer>) => Promise<T>,
+) {
+  const { url, masterKey } = databaseOf(config);
+  const database = await Database.open({ url, pool: 1 });
+  try {
+    await refuseUnfinishedCopy(database);
+    await openPgLedger(database, masterKey);
+    return await use(database, masterKey);
+  } finally {
+    await database.close();
+  }
+}
+
 /** `svc migrate`. */
 export async function runMigrate(env: Record<string, string | undefined>): Promise<Output> {
-  const { url, masterKey } = databaseOf(env);
-  const before = await Database.open({ url, pool: 1, migrate: false });
+  const config = configOf(env);
+  const before = await Database.open({ url: databaseOf(config).url, pool: 1, migrate: false });
   let from: number;
   try {
     from = await schemaVersion(before.sql);
   } finally {
     await before.close();
   }
-  const database = await Database.open({ url, pool: 1 });
-  try {
-    // Refuses a copy half done, and a key other than the one the database was written under,
-    // as a relayer does.
-    await refuseUnfinishedCopy(database);
-    await openPgLedger(database, masterKey);
-    const to = await schemaVersion(database.sql);
-    return {
-      json: { from, to },
-      text: from === to
-        ? `The schema is up to date (version ${to}).`
-        : `Migrated the schema from version ${from} to ${to}.`,
-    };
-  } finally {
-    await database.close();
-  }
+  const to = await withDatabase(config, (database) => schemaVersion(database.sql));
+  return {
+    json: { from, to },
+    text: from === to
+      ? `The schema is up to date (version ${to}).`
+      : `Migrated the schema from version ${from} to ${to}.`,
+  };
 }
 
 /** `svc upgrade`: the data directory's upgrades (or the database's), as a start runs them. */
 export async function runUpgrade(env: Record<string, string | undefined>): Promise<Output> {
-  const result = readConfig(env);
-  if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { config } = result;
+  const config = configOf(env);
+  const { dataDir } = config;
   const done = config.store.kind === "postgres"
-    ? await upgradeDatabase(config, databaseOf(env))
+    ? await withDatabase(config, (database, secret) => upgrade({ dataDir, secret, database }))
     : await upgradeDataDir(config);
   const moved = done.filter((step) => step.moved > 0);
-  const where = config.store.kind === "postgres" ? "the database" : config.dataDir;
+  const where = config.store.kind === "postgres" ? "the database" : dataDir;
   return {
     json: { upgrades: done },
     text: moved.length === 0
@@ -101,19 +114,5 @@ async function upgradeDataDir(config: Config): Promise<UpgradeDone[]> {
     return await upgrade({ dataDir, secret, localBlobs: config.blobStore.kind === "sqlite" });
   } finally {
     lock.release();
-  }
-}
-
-async function upgradeDatabase(
-  config: Config,
-  { url, masterKey }: { url: string; masterKey: Uint8Array<ArrayBuffer> },
-): Promise<UpgradeDone[]> {
-  const database = await Database.open({ url, pool: 1 });
-  try {
-    await refuseUnfinishedCopy(database);
-    await openPgLedger(database, masterKey);
-    return await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
-  } finally {
-    await database.close();
   }
 }

@@ -8,6 +8,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { utf8HeaderValue } from "@svc/relayer/rules";
 import { MAX_BATCH, VERSION } from "@svc/relayer/mcp";
+import { sleep } from "@svc/util/sleep";
 import type { BridgeIdentity } from "./bridge_sign_in.ts";
 
 /**
@@ -22,7 +23,6 @@ class ConnectTimeout extends Error {
     super("timed out");
   }
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The relayer answered `status` (to the SSE stream, or to a POST as "(HTTP status)"). */
 export function isStatus(error: unknown, status: number): boolean {

@@ -7,7 +7,8 @@ import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import { type KeyScope, shown, UNPRINTABLE } from "@svc/relayer/kit";
 import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
-import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
+import { durationMs, expiryFromFlag, parseScopeFlag } from "../key_scope_flags.ts";
+import { asRelayerChecks, UsageError } from "../client_flags.ts";
 
 export interface Preset {
   relayer: string;
@@ -82,8 +83,6 @@ export interface StdioOptions {
    */
   blind: boolean;
 }
-
-export class UsageError extends Error {}
 
 /** What a label shows wrongly or not at all: controls, direction controls, invisible marks. */
 const UNSHOWN = new RegExp(`${UNPRINTABLE.source}|${INVISIBLE.source}`, "gu");
@@ -216,11 +215,7 @@ export function parseStdioOptions(
   }
   const namespace = values.namespace ?? values.ns ?? (env.SVC_NAMESPACE || undefined);
   if (namespace !== undefined) {
-    try {
-      validNamespace(namespace, "the namespace");
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    asRelayerChecks(() => validNamespace(namespace, "the namespace"));
     // It rides in a header, which drops the spaces at its ends: another namespace.
     if (/^ | $/.test(namespace)) {
       throw new UsageError("the namespace must not begin or end with a space");
@@ -245,21 +240,14 @@ export function parseStdioOptions(
   if (UNPRINTABLE.test(label)) {
     throw new UsageError("the label must not hold control or text-direction characters");
   }
-  let scope: KeyScope = {};
-  let expires: string | undefined;
-  try {
-    // A problem names where the value came from: the flag, else the variable.
-    const scopeValue = values.scope ?? (env.SVC_KEY_SCOPE || undefined);
-    const scopeName = values.scope === undefined ? "SVC_KEY_SCOPE" : "--scope";
-    if (scopeValue !== undefined) scope = parseScopeFlag(scopeValue, scopeName);
-    expires = values.expires ?? (env.SVC_KEY_EXPIRES || undefined);
-    const expiresName = values.expires === undefined ? "SVC_KEY_EXPIRES" : "--expires";
-    if (expires !== undefined && durationMs(expires) === undefined) {
-      expires = new Date(expiryFromFlag(expires, expiresName)).toISOString();
-    }
-  } catch (error) {
-    if (error instanceof ScopeUsageError) throw new UsageError(error.message);
-    throw error;
+  // A problem names where the value came from: the flag, else the variable.
+  const scopeValue = values.scope ?? (env.SVC_KEY_SCOPE || undefined);
+  const scopeName = values.scope === undefined ? "SVC_KEY_SCOPE" : "--scope";
+  const scope = scopeValue === undefined ? {} : parseScopeFlag(scopeValue, scopeName);
+  let expires = values.expires ?? (env.SVC_KEY_EXPIRES || undefined);
+  const expiresName = values.expires === undefined ? "SVC_KEY_EXPIRES" : "--expires";
+  if (expires !== undefined && durationMs(expires) === undefined) {
+    expires = new Date(expiryFromFlag(expires, expiresName)).toISOString();
   }
   const command = values.help
     ? "help"

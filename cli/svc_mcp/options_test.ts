@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parseStdioOptions, PRESETS, signInLabel, UsageError } from "./options.ts";
+import { parseStdioOptions, PRESETS, signInLabel } from "./options.ts";
+import { UsageError } from "../client_flags.ts";
 
 const LOCAL = PRESETS.local;
 const PROD = PRESETS.prod;

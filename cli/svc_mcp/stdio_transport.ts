@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
 import { idOf, MAX_BATCH, MAX_MCP_BODY_BYTES, refusal } from "@svc/relayer/mcp";
+import { concatBytes } from "@svc/util/sealing";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
@@ -203,9 +204,9 @@ class LineBytes {
   add(bytes: Uint8Array): void {
     this.size += bytes.length;
     if (this.#head.length < EDGE) {
-      this.#head = concat(this.#head, bytes.subarray(0, EDGE - this.#head.length));
+      this.#head = concatBytes(this.#head, bytes.subarray(0, EDGE - this.#head.length));
     }
-    this.#tail = concat(this.#tail, bytes.subarray(-EDGE)).slice(-EDGE);
+    this.#tail = concatBytes(this.#tail, bytes.subarray(-EDGE)).slice(-EDGE);
     if (this.size > MAX_MCP_BODY_BYTES) this.parts = undefined;
     else this.parts?.push(bytes.slice());
   }
@@ -215,11 +216,4 @@ class LineBytes {
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     return idShown(text(this.#head), text(this.#tail));
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
