@@ -143,23 +143,18 @@ export function delegateKeyJson(key: ListedKey): Record<string, unknown> {
     address,
     label,
     created_at: created_at ?? null,
-    ...keyLimitsJson(scopeOf(key), key.expires_at ? Date.parse(key.expires_at) : undefined),
+    ...keyLimitsJson(...limitsOf(key)),
   };
 }
 
 /** A ledger key as one line of `svc key list` (with the date it was added, where kept). */
 export function delegateKeyLine(key: ListedKey): string {
-  const limits = describeKeyLimits(
-    scopeOf(key),
-    key.expires_at ? Date.parse(key.expires_at) : undefined,
-  );
+  const limits = describeKeyLimits(...limitsOf(key));
   const added = key.created_at ? `  ${key.created_at}` : "";
   return `${key.public_key}  ${key.address}${added}  ${key.label}  (${limits})`;
 }
 
-function scopeOf(key: ListedKey): KeyScope {
-  return {
-    ...(key.namespaces ? { namespaces: key.namespaces } : {}),
-    ...(key.operations ? { operations: key.operations } : {}),
-  };
+/** A ledger key's scope, and when it expires (Unix milliseconds), if it does. */
+function limitsOf({ namespaces, operations, expires_at }: ListedKey): [KeyScope, number?] {
+  return [{ namespaces, operations }, expires_at ? Date.parse(expires_at) : undefined];
 }

@@ -74,15 +74,25 @@ async function run(args: string[], io: CliIo): Promise<Output> {
   return await runCommand(command, words, line, io);
 }
 
-/** Runs `command` (`words` after it) of a command line already checked. */
+/** Runs `command` (`given`: the words after it) of a command line already checked. */
 async function runCommand(
   command: string,
-  words: string[],
+  given: string[],
   { values, positionals, tokens }: CommandLine,
   io: CliIo,
 ): Promise<Output> {
   const env = (name: string) => io.env[name];
   const dataDir = env("SVC_DATA_DIR") || "./data";
+  // The files a command names, resolved from the folder it was given in.
+  const path = callerFile(io);
+  const fileAt = command === "import" ? 0 : command === "blind" && given[0] === "import" ? 1 : -1;
+  const words = given.map((word, i) => i === fileAt ? path(word) : word);
+  const flags = {
+    ...values,
+    output: path(values.output),
+    cache: path(values.cache),
+    "passphrase-file": path(values["passphrase-file"]),
+  };
   if (LEDGER_COMMANDS.includes(command)) {
     const out = await runLedgerCommand(command, words[0], values, { dataDir, env: io.env });
     if (out) return out;
@@ -99,23 +109,17 @@ async function runCommand(
     return await runMigrateStore(values.to, io.env, io.stderr);
   }
   if (command === "log") return await runLog(values, dataDir, io);
-  if (command === "blind") {
-    const path = callerFile(io);
-    const [sub, file, ...rest] = words;
-    const files = sub === "import" ? [path(file)] : [file];
-    return await runBlind(
-      sub,
-      [...files, ...rest].filter((word) => word !== undefined),
-      { ...values, cache: path(values.cache), output: path(values.output) },
-      env,
-      io.fetch,
-    );
-  }
+  if (command === "blind") return await runBlind(words[0], words.slice(1), flags, env, io.fetch);
   if (MEMORY_COMMANDS.includes(command)) {
     return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
-    return await runPortability(command, words, values, tokens, io);
+    return await runPortabilityCommand(
+      command,
+      words,
+      { ...flags, namespaces: flagValues(tokens, "namespace") },
+      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
+    );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 }
@@ -151,30 +155,6 @@ function callerFile(io: CliIo) {
     given === undefined || given === ""
       ? given
       : callerPath(given, io.env.INIT_CWD, io.cwd, taskFolder()) as P;
-}
-
-/** `export` or `import`, their paths resolved from the folder the command was given in. */
-async function runPortability(
-  command: string,
-  words: string[],
-  values: CommandLine["values"],
-  tokens: CommandLine["tokens"],
-  io: CliIo,
-): Promise<Output> {
-  const env = (name: string) => io.env[name];
-  const path = callerFile(io);
-  const [file, ...rest] = words;
-  return await runPortabilityCommand(
-    command,
-    [path(file), ...rest].filter((word) => word !== undefined),
-    {
-      ...values,
-      namespaces: flagValues(tokens, "namespace"),
-      output: path(values.output),
-      "passphrase-file": path(values["passphrase-file"]),
-    },
-    { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
-  );
 }
 
 /** The folder `deno task svc` runs this in: the one of `deno.json`, above `cli/`. */

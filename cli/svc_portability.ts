@@ -93,17 +93,20 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Counts the lines passing through, for the progress bar. */
-function lineCounter(seen: (lines: number) => void): TransformStream<Uint8Array, Uint8Array> {
-  let lines = 0;
-  return new TransformStream({
+/** Passes bytes through, telling `seen` the running total of what `count` finds in them. */
+function counter(count: (chunk: Uint8Array) => number, seen: (total: number) => void) {
+  let total = 0;
+  return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      for (const byte of chunk) if (byte === 0x0a) lines++;
-      seen(lines);
+      total += count(chunk);
+      seen(total);
       controller.enqueue(chunk);
     },
   });
 }
+
+/** The line breaks in `chunk`. */
+const lineBreaks = (chunk: Uint8Array) => chunk.filter((byte) => byte === 0x0a).length;
 
 async function runExport(client: SvcClient, values: PortabilityFlags, io: PortabilityIo) {
   if (values.all && values.namespace !== undefined) {
@@ -131,7 +134,7 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   const total = Number(response.headers.get("x-svc-export-count")) || 0;
   const bar = new ProgressBar(io.stderr, "export");
   let memories = 0;
-  const plaintext = response.body!.pipeThrough(lineCounter((lines) => {
+  const plaintext = response.body!.pipeThrough(counter(lineBreaks, (lines) => {
     memories = lines;
     bar.update(lines, total);
   }));
@@ -206,15 +209,8 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   const open = async () => held ? ReadableStream.from([held]) : (await Deno.open(file)).readable;
   const size = held?.length ?? info.size;
   const bar = new ProgressBar(io.stderr, "check ", { unit: "bytes" });
-  let read = 0;
   const counted = (await open()).pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        read += chunk.length;
-        bar.update(read, size);
-        controller.enqueue(chunk);
-      },
-    }),
+    counter((chunk) => chunk.length, (read) => bar.update(read, size)),
   );
   let total = 0, key: ExportKey | undefined;
   // The bar's line ends before anything else is said, an error (a wrong passphrase) included.

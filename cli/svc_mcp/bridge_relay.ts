@@ -11,9 +11,7 @@ import { MEMORY_TOOLS, memoryToolList } from "@svc/relayer/mcp";
 
 /** A tool's result of one text; an error's when `isError`. */
 export function toolText(message: string, isError = false): CallToolResult {
-  return isError
-    ? { content: [{ type: "text", text: message }], isError: true }
-    : { content: [{ type: "text", text: message }] };
+  return { content: [{ type: "text", text: message }], ...(isError && { isError }) };
 }
 
 /** The text of a tool's result. */

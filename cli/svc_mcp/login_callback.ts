@@ -216,17 +216,12 @@ export class LoginCallback {
     });
   }
 
-  #json(body: Record<string, unknown>): Response {
-    return new Response(JSON.stringify(body), {
-      headers: { "content-type": "application/json", ...this.#cors },
-    });
+  #json(body: Record<string, unknown>, status = 200): Response {
+    return Response.json(body, { status, headers: this.#cors });
   }
 
   /** A refusal in the relayer's error body. */
   #fail(code: ErrorCode, error: string): Response {
-    return new Response(JSON.stringify({ error, code, request_id: crypto.randomUUID() }), {
-      status: ERROR_STATUS[code],
-      headers: { "content-type": "application/json", ...this.#cors },
-    });
+    return this.#json({ error, code, request_id: crypto.randomUUID() }, ERROR_STATUS[code]);
   }
 }

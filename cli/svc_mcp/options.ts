@@ -4,6 +4,7 @@
  * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
  */
 import { parseArgs } from "node:util";
+import { isHttpUrl } from "@svc/relayer/http";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import { type KeyScope, shown, UNPRINTABLE } from "@svc/relayer/kit";
 import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
@@ -140,16 +141,12 @@ and bridges the memory tools to a relayer.
 SVC_MCP_DEBUG=1 logs credential loading, the bridge connection and each request on stderr.
 Credentials live in ~/.svc/credentials.json (mode 0600).`;
 
+/** An http(s) URL without credentials, without its trailing slashes. */
 function url(value: string, flag: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
+  if (!isHttpUrl(value)) {
     throw new UsageError(`${flag} must be an http(s) URL (got ${shown(value)})`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new UsageError(`${flag} must be an http(s) URL (got ${shown(value)})`);
-  }
+  const parsed = new URL(value);
   if (parsed.username || parsed.password) {
     // fetch would send them as Basic credentials in place of the key's, and logs show URLs.
     throw new UsageError(`${flag} must not hold a user name or password`);
