@@ -34,7 +34,8 @@ import { SvcError } from "@svc/relayer/kit";
 import { FileWriteError } from "./partial_file.ts";
 import { accountIdOf, delegateKeyOf, relayerUrl, UsageError } from "./client_flags.ts";
 import { type CliIo, processIo, writeLine } from "./io.ts";
-import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
+import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand } from "./svc_ledger.ts";
+import { savedOwnerKey } from "./svc_ledger_access.ts";
 import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
 import {
   PORTABILITY_COMMANDS,
@@ -177,10 +178,6 @@ function clockOffset(serverTime: number): string {
   return `${Math.abs(offset)} s ${offset > 0 ? "ahead of" : "behind"}`;
 }
 
-/** Whether `error` is the client's failure to connect at all (not an answer of the relayer). */
-const unreachable = (error: unknown) =>
-  error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
-
 /**
  * Runs `svc <args>` with `io`'s environment and streams, and answers its exit code: 0, 1 when it
  * failed, 2 for a usage error.
@@ -217,17 +214,17 @@ export async function main(args: string[], io: CliIo): Promise<number> {
 
 /** What a user may do about a client command's `error`: a line to add to its message, or "". */
 function hint(error: unknown, args: string[], env: CliIo["env"]): string {
-  const details = error instanceof SvcError ? error.details : {};
-  if (unreachable(error)) return UNREACHABLE_HINT;
+  if (!(error instanceof SvcError)) return "";
+  const { code, details, message } = error;
+  // The client's failure to connect at all (not an answer of the relayer).
+  if (message.startsWith("Cannot reach the relayer")) return UNREACHABLE_HINT;
   if (details.reason === "stale_timestamp" && typeof details.server_time === "number") {
     return `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`;
   }
-  if (
-    (error as SvcError).code === "rate_limited" && typeof details.retry_after_seconds === "number"
-  ) {
+  if (code === "rate_limited" && typeof details.retry_after_seconds === "number") {
     return `\n(Try again in ${details.retry_after_seconds} s.)`;
   }
-  if ((error as SvcError).code === "unauthorized" && details.reason !== "wrong_passphrase") {
+  if (code === "unauthorized" && details.reason !== "wrong_passphrase") {
     // The key was refused, so the relayer was asked: its address is valid.
     const { values } = parseArgs({ args, strict: false, options: { relayer: { type: "string" } } });
     const flag = typeof values.relayer === "string" ? values.relayer : undefined;

@@ -23,8 +23,6 @@ import type { Flags } from "./svc_command_line.ts";
 import { visibleName } from "./visible_text.ts";
 import { givenOwnerKey, saveOwnerKey, transact, withLedger } from "./svc_ledger_access.ts";
 
-export { savedOwnerKey } from "./svc_ledger_access.ts";
-
 export const LEDGER_COMMANDS = ["account", "key"];
 
 /** The environment a command reads its settings from. */

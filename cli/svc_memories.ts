@@ -124,29 +124,16 @@ function checkForget(id: string | undefined, namespace?: string, confirm?: strin
 }
 
 /** A memory command's words and flags, checked before anything is sent. */
-export interface MemoryRequest {
-  /** The words after the command as one text: what `remember` stores, what `recall` seeks. */
-  text: string;
-  /** The memory's id (`get`, `update`, `forget ID`). */
-  id: string | undefined;
-  namespace: string | undefined;
-  limit: number | undefined;
-  tags: string[] | undefined;
-  thread: string | undefined;
-  since: string | undefined;
-  until: string | undefined;
-  minScore: number | undefined;
-  ttl: number | undefined;
-  expiresAt: string | undefined;
-  replaces: string | undefined;
-}
+export type MemoryRequest = ReturnType<typeof checkedRequest>;
 
 /** The words and flags of `command`, checked as the relayer would check them. */
-function checkedRequest(command: string, words: string[], values: Flags): MemoryRequest {
+function checkedRequest(command: string, words: string[], values: Flags) {
   const request = {
+    // The words after the command as one text: what `remember` stores, what `recall` seeks.
     text: words.filter(Boolean).join(" "),
     namespace: values.namespace,
     limit: positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500),
+    // The memory's id (`get`, `update`, `forget ID`).
     id: command === "get" || command === "update" ||
         (command === "forget" && words[0] !== undefined)
       ? memoryIdArg(words[0], "the memory's id")

@@ -19,8 +19,6 @@ import type { KeyScope } from "@svc/relayer/kit";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 import { LoginCallback } from "./login_callback.ts";
 
-export { LoginDenied, loginProof, MAX_CALLBACK_BYTES } from "./login_callback.ts";
-
 const LOGIN_TTL_MS = 5 * 60_000;
 
 export interface LoginOptions {

@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { confirmationCode } from "./confirmation_code.ts";
 import { CredentialsFile } from "./credentials.ts";
-import {
-  LoginDenied,
-  type LoginOptions,
-  loginProof,
-  MAX_CALLBACK_BYTES,
-  type PendingLogin,
-  startLogin,
-} from "./login.ts";
+import { type LoginOptions, type PendingLogin, startLogin } from "./login.ts";
+import { LoginDenied, loginProof, MAX_CALLBACK_BYTES } from "./login_callback.ts";
 
 import { ERROR_STATUS, type ErrorCode } from "@svc/relayer/kit";
 
