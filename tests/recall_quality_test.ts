@@ -546,3 +546,16 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   });
   assert.equal(textOf(tool), "No matching memories found");
 });
+
+Deno.test("nothing matches: a memory's relation phrase of any length answers, never a 500", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  // Between "my best" and "friend", 40,000 newlines: a phrase read from the memory as it is.
+  await rememberAll(t, caller, [{ text: `Bran is my best${"\n".repeat(40_000)}friend.` }]);
+  const res = await t.signed(caller, "POST", "/api/recall", {
+    query: "Where does Bran live?",
+    explain: true,
+  });
+  assert.equal(res.status, 200);
+  assert.deepEqual((await res.json()).no_answer, { about: "Bran", asks_for: "place" });
+});
