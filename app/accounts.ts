@@ -83,12 +83,10 @@ export async function openSponsor(
     }
     case "sui": {
       const { sponsorPrivateKey } = chain.sui;
-      if (!sponsorPrivateKey) return { close: () => Promise.resolve() };
+      const close = () => Promise.resolve();
+      if (!sponsorPrivateKey) return { close };
       const { SuiSponsor } = await import("@svc/sui");
-      return {
-        sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }),
-        close: () => Promise.resolve(),
-      };
+      return { sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }), close };
     }
   }
 }

@@ -304,7 +304,6 @@ function readBlobStore(
         "share: use SVC_BLOB_STORE=postgres (the default) or walrus",
     );
   }
-  if (kind === "sqlite") return { kind };
   if (kind !== "walrus") return { kind };
   const walrus = readWalrusSettings(read);
   if (chain.kind === "sui" && walrus.ownerKey === chain.sui.sponsorPrivateKey) {

@@ -57,6 +57,8 @@ export async function openChosenEmbedder(
   if (!fresh) return await open(use);
   const { endpoint, model } = recommended;
   let opened: ChosenEmbedder | undefined;
+  // The ONNX plugin is loaded only to ask whether the hub answers.
+  const { hubAnswers } = await import("@svc/onnx-embedder");
   if (await hubAnswers(endpoint, model!)) {
     logger.info("a new data directory: downloading the recommended model once", { model });
     opened = await open(onnx).catch((error) => {
@@ -80,12 +82,6 @@ export async function openChosenEmbedder(
   return opened;
 }
 
-/** Whether the hub answers for `model` (the ONNX plugin loaded only to ask). */
-async function hubAnswers(endpoint: string, model: string): Promise<boolean> {
-  const onnx = await import("@svc/onnx-embedder");
-  return await onnx.hubAnswers(endpoint, model);
-}
-
 /** The embedder the data directory chose, if it has chosen. */
 async function readChoice(dataDir: string): Promise<Choice | undefined> {
   const path = `${dataDir}/${EMBEDDER_RECORD}`;
@@ -96,15 +92,12 @@ async function readChoice(dataDir: string): Promise<Choice | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  let record: unknown;
+  let embedder: unknown;
   try {
-    record = JSON.parse(text);
+    embedder = JSON.parse(text)?.embedder;
   } catch {
     // Said below.
   }
-  const embedder = typeof record === "object" && record !== null
-    ? (record as { embedder?: unknown }).embedder
-    : undefined;
   if (embedder === "onnx" || embedder === "use") return embedder;
   throw new SvcError(
     "internal",

@@ -3,7 +3,6 @@
  * another queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
  * `job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
-import { concatBytes } from "@svc/util/sealing";
 import type { JobRecord, KeyStore, StateStore } from "@svc/relayer/kit";
 import {
   type CiphertextMark,
@@ -27,49 +26,35 @@ export interface StoredJob {
   ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
 }
 
-/** The relayer's secret and the key store its queue kept its texts' keys in. */
+/** The relayer's secret and the key store its queue kept its texts' keys in, if it did. */
 export interface TextKeys {
   /** The relayer's 32 bytes. */
   secret: Uint8Array<ArrayBuffer>;
   /** The key store (`keys.sqlite`). */
-  keyStore: KeyStore;
+  keyStore?: KeyStore;
 }
 
 /**
  * Every job record of `state` (a `StateJobStore`'s, its records sealed under `seal`), by id,
- * with its sealed text and ciphertext. With `keys`, a text sealed under a key of its own is sealed again
- * under the secret's (as `PgJobQueue` reads it); without, it is given as it is, which only its
- * key opens.
+ * with its sealed text and ciphertext. With a key store, a text sealed under a key of its own is
+ * sealed again under the secret's (as `PgJobQueue` reads it); without, it is given as it is,
+ * which only its key opens.
  */
 export async function* storedJobs(
   state: StateStore,
   seal: JobSeal,
-  keys?: TextKeys,
+  { secret, keyStore }: TextKeys,
 ): AsyncIterable<StoredJob> {
-  const texts = keys && await openTexts(state, keys.secret, keys.keyStore);
+  const texts = await openTexts(state, secret, keyStore);
   for await (const { value } of state.list<StoredJobRecord>({ prefix: ["job"] })) {
     const record = seal.opened(value)!;
     const id = record.job_id;
-    const text = await Array.fromAsync(
-      state.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", id] }),
-      (entry) => entry.value,
-    );
+    let sealedText = await texts.sealedPayload(id);
+    if (sealedText && keyStore) sealedText = await texts.resealed(id, record.owner, sealedText);
     const mark = (await state.get<CiphertextMark>(["job_ciphertext", id]))?.value;
-    let ciphertext: StoredJob["ciphertext"] = null;
-    if (mark) {
-      const chunks = await Array.fromAsync(
-        state.list<Uint8Array<ArrayBuffer>>({
-          prefix: ["job_ciphertext_chunk", id, mark.attempt],
-        }),
-        (entry) => entry.value,
-      );
-      // A ciphertext cut short is none: the job encrypts again.
-      if (chunks.length === mark.chunks) {
-        ciphertext = { attempt: mark.attempt, bytes: concatBytes(...chunks) };
-      }
-    }
-    let sealedText = text.length > 0 ? concatBytes(...text) : null;
-    if (sealedText && texts) sealedText = await texts.resealed(id, record.owner, sealedText);
+    // A ciphertext cut short is none: the job encrypts again.
+    const [bytes] = mark ? await texts.ciphertexts([id]) : [null];
+    const ciphertext = mark && bytes ? { attempt: mark.attempt, bytes } : null;
     yield { record, sealedText, ciphertext };
   }
 }

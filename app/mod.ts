@@ -173,15 +173,10 @@ async function openCipher(
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("@svc/local-cipher");
-      const cipher = await LocalCipher.open({
-        masterKey: secret,
-        ...keys ? { keyStore: keys, closesKeyStore: false } : {
-          keyStore: await (await postgresPlugin()).PgKeyStore.open({
-            database: database!,
-            secret,
-          }),
-        },
-      });
+      // The data directory's key store is closed apart; the database's, with the cipher.
+      const keyStore = keys ??
+        await (await postgresPlugin()).PgKeyStore.open({ database: database!, secret });
+      const cipher = await LocalCipher.open({ masterKey: secret, keyStore, closesKeyStore: !keys });
       return { cipher, close: () => cipher.close() };
     }
     case "seal": {

@@ -7,7 +7,7 @@ import { type BlobStore, SvcError } from "@svc/relayer/kit";
 import { VectorSeal } from "@svc/relayer/stored";
 import { batches, count, type Tell } from "@svc/util/batches";
 import { keptMeta } from "@svc/upgrades";
-import type { LocalBlobStore } from "./local_blobs.ts";
+import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 
 /** Items a phase writes at once, unless it says otherwise. */
 export const BATCH = 200;
@@ -31,35 +31,40 @@ export async function copyAll<T>(
   return done;
 }
 
-/** What {@link copyBlobsInto} reads: a data directory's blob store. */
-export type BlobSource = Pick<LocalBlobStore, "entries" | "get">;
-
 /**
- * Copies every blob of `source` into `target`, ids kept; a legacy clear vector in a blob's
- * metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the target.
+ * Copies every blob of the data directory `dir` (either local store) into `target`, ids kept; a
+ * legacy clear vector in a blob's metadata is sealed with `VectorSeal` on the way, so nothing is
+ * in clear in the target.
  */
-export async function copyBlobsInto(
-  source: BlobSource,
+export async function copyLocalBlobs(
+  dir: string,
   target: BlobStore,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
+  const held = await heldLocalBlobs(dir);
+  if (!held.fs && !held.sqlite) return 0;
+  const source = await openLocalBlobs(dir, secret);
   const seal = await VectorSeal.fromSecret(secret);
-  return await copyAll(
-    () => source.entries(),
-    8,
-    (entries) =>
-      Promise.all(entries.map(async ({ blobId, meta }) => {
-        const bytes = await source.get(blobId);
-        if (!bytes) return; // deleted since it was listed
-        const stored = await target.put(bytes, await keptMeta(seal, meta));
-        if (stored !== blobId) {
-          throw new SvcError(
-            "internal",
-            `Cannot copy blob ${blobId}: its bytes do not match its id`,
-          );
-        }
-      })),
-    tell,
-  );
+  try {
+    return await copyAll(
+      () => source.entries(),
+      8,
+      (entries) =>
+        Promise.all(entries.map(async ({ blobId, meta }) => {
+          const bytes = await source.get(blobId);
+          if (!bytes) return; // deleted since it was listed
+          const stored = await target.put(bytes, await keptMeta(seal, meta));
+          if (stored !== blobId) {
+            throw new SvcError(
+              "internal",
+              `Cannot copy blob ${blobId}: its bytes do not match its id`,
+            );
+          }
+        })),
+      tell,
+    );
+  } finally {
+    await source.close?.();
+  }
 }

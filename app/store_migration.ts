@@ -48,8 +48,7 @@ import { KvStateStore } from "@svc/denokv";
 import { JobSeal, liveClaims, StateLifecycleRecords } from "@svc/relayer/stored";
 import { deadLetters, storedJobs } from "./job_export.ts";
 import type { Config } from "./config.ts";
-import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
-import { BATCH, copyAll, copyBlobsInto } from "./store_copy.ts";
+import { BATCH, copyAll, copyLocalBlobs } from "./store_copy.ts";
 import { upgrade } from "@svc/upgrades";
 import { batches, type Tell } from "@svc/util/batches";
 
@@ -141,6 +140,60 @@ async function checkSource(config: Config): Promise<string | null> {
   return hasIndex ? name : null;
 }
 
+/**
+ * Records in `database` that a copy of `dir` begins, or (`resumed`) checks that the copy it holds
+ * was begun from `dir`: a directory copied elsewhere before, a database that holds state (or was
+ * set up under another master key) are refused.
+ */
+async function beginCopy(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  progress: ImportProgress,
+  resumed: boolean,
+): Promise<void> {
+  const source = await copySource(secret, await Deno.realPath(dir));
+  if (resumed) {
+    if (await progress.resumes(source)) return;
+    throw new SvcError(
+      "conflict",
+      `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
+        "(or under another master key; a directory moved since counts as another); finish it " +
+        "from that one, or copy into a new, empty database",
+    );
+  }
+  // Copied before, into a database that holds no copy begun from it (another, or one emptied
+  // since): a second copy would bring back there what was erased in the first since.
+  const when = await movedOn(dir, "copy the data directory");
+  if (when !== undefined) {
+    throw new SvcError(
+      "conflict",
+      `Cannot copy ${dir}: it was copied into PostgreSQL already${when}, into another ` +
+        "database; serve that one. To copy it again all the same (the first copy's erases " +
+        `since do not reach it), delete ${dir}/${MOVED_FILE}`,
+    );
+  }
+  if (await holdsState(database)) {
+    throw new SvcError(
+      "conflict",
+      "Cannot copy the data directory: the database holds relayers' state already; copy " +
+        "into a new, empty database",
+    );
+  }
+  // The ledger takes this master key first: a database a relayer or `svc migrate` set up
+  // under another is refused before anything of the copy is recorded.
+  await openPgLedger(database, secret).catch((error) => {
+    if (!(error instanceof SvcError) || error.code !== "conflict") throw error;
+    throw new SvcError(
+      "conflict",
+      `Cannot copy ${dir}: the database was set up under another master key (by a relayer ` +
+        "or `svc migrate`); copy into a new, empty database, and start its relayers with " +
+        "this data directory's key",
+    );
+  });
+  await progress.begin(source);
+}
+
 /** Copies the data directory of `options.config` into `options.database`; see the module doc. */
 export async function migrateStore(options: StoreMigrationOptions): Promise<StoreMigrationSummary> {
   const { config, database, secret } = options;
@@ -151,61 +204,9 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const progress = await ImportProgress.open(database);
   const finished = await progress.finished();
   const resumed = finished.has("started");
-  const source = await copySource(secret, await Deno.realPath(dir));
-  if (!resumed) {
-    // Copied before, into a database that holds no copy begun from it (another, or one emptied
-    // since): a second copy would bring back there what was erased in the first since.
-    const when = await movedOn(dir, "copy the data directory");
-    if (when !== undefined) {
-      throw new SvcError(
-        "conflict",
-        `Cannot copy ${dir}: it was copied into PostgreSQL already${when}, into another ` +
-          "database; serve that one. To copy it again all the same (the first copy's erases " +
-          `since do not reach it), delete ${dir}/${MOVED_FILE}`,
-      );
-    }
-    if (await holdsState(database)) {
-      throw new SvcError(
-        "conflict",
-        "Cannot copy the data directory: the database holds relayers' state already; copy " +
-          "into a new, empty database",
-      );
-    }
-    // The ledger takes this master key first: a database a relayer or `svc migrate` set up
-    // under another is refused before anything of the copy is recorded.
-    await openPgLedger(database, secret).catch((error) => {
-      if (!(error instanceof SvcError) || error.code !== "conflict") throw error;
-      throw new SvcError(
-        "conflict",
-        `Cannot copy ${dir}: the database was set up under another master key (by a relayer ` +
-          "or `svc migrate`); copy into a new, empty database, and start its relayers with " +
-          "this data directory's key",
-      );
-    });
-    await progress.begin(source);
-  } else if (!await progress.resumes(source)) {
-    throw new SvcError(
-      "conflict",
-      `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
-        "(or under another master key; a directory moved since counts as another); finish it " +
-        "from that one, or copy into a new, empty database",
-    );
-  }
+  await beginCopy(dir, database, secret, progress, resumed);
+  const steps = phaseSteps(options, index);
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
-  const steps: Record<Phase, (tell: Tell) => Promise<number>> = {
-    ledger: (tell) => copyLedger(dir, database, secret, tell),
-    keys: (tell) => copyKeys(dir, database, secret, tell),
-    blobs: (tell) =>
-      config.blobStore.kind === "postgres"
-        ? copyBlobs(dir, database, secret, tell)
-        : Promise.resolve(0),
-    index: (tell) =>
-      index ? copyIndexToDatabase(dir, index, database, secret, tell) : Promise.resolve(0),
-    jobs: (tell) => copyJobs(dir, database, secret, tell),
-    lifecycle: (tell) => copyLifecycle(dir, database, secret, tell),
-    access_log: (tell) => copyAccessLog(dir, database, tell),
-    replay: (tell) => copyReplay(dir, database, tell),
-  };
   let done = true;
   for (const phase of PHASES) {
     const before = finished.get(phase);
@@ -223,6 +224,42 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   }
   await markMoved(dir);
   return { copied, resumed, done, index };
+}
+
+/** What each phase copies, given what to tell of its progress; `index`: the active index. */
+function phaseSteps(
+  { config, database, secret }: StoreMigrationOptions,
+  index: string | null,
+): Record<Phase, (tell: Tell) => Promise<number>> {
+  const dir = config.dataDir;
+  /** Runs `use` on the state in the data directory's `jobs.kv`; 0 when there is none. */
+  const jobsKv = (use: (state: KvStateStore) => Promise<number>) =>
+    withKv(dir, "jobs.kv", (kv) => use(new KvStateStore(kv)));
+  return {
+    ledger: (tell) => copyLedger(dir, database, secret, tell),
+    keys: (tell) => copyKeys(dir, database, secret, tell),
+    blobs: async (tell) =>
+      config.blobStore.kind === "postgres"
+        ? await copyLocalBlobs(dir, await PgBlobStore.open({ database, secret }), secret, tell)
+        : 0,
+    index: (tell) =>
+      index ? copyIndexToDatabase(dir, index, database, secret, tell) : Promise.resolve(0),
+    jobs: (tell) => jobsKv((state) => copyJobs(state, dir, database, secret, tell)),
+    // Erased memories (under their owners' keyed hashes) and the expiry schedule.
+    lifecycle: (tell) =>
+      jobsKv(async (state) => {
+        await new StateLifecycleRecords(state, secret).sealStored();
+        return await copyState(state, database, [["erased"], ["expiry"]], tell);
+      }),
+    access_log: (tell) =>
+      jobsKv((state) => copyState(state, database, [["access_log"], ["access_log_logs"]], tell)),
+    replay: (tell) =>
+      jobsKv((state) => {
+        const now = Date.now();
+        const claims = () => liveClaims(state, now);
+        return copyAll(claims, 5000, (batch) => importReplayClaims(database, batch), tell);
+      }),
+  };
 }
 
 async function copyLedger(
@@ -261,22 +298,6 @@ async function copyKeys(
   }
 }
 
-async function copyBlobs(
-  dir: string,
-  database: Database,
-  secret: Uint8Array<ArrayBuffer>,
-  tell: Tell,
-): Promise<number> {
-  const held = await heldLocalBlobs(dir);
-  if (!held.fs && !held.sqlite) return 0;
-  const source = await openLocalBlobs(dir, secret);
-  try {
-    return await copyBlobsInto(source, await PgBlobStore.open({ database, secret }), secret, tell);
-  } finally {
-    await source.close?.();
-  }
-}
-
 async function copyIndexToDatabase(
   dir: string,
   name: string,
@@ -303,6 +324,7 @@ async function copyIndexToDatabase(
 }
 
 async function copyJobs(
+  state: KvStateStore,
   dir: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
@@ -312,18 +334,16 @@ async function copyJobs(
   // The texts of jobs on their way are sealed under keys of their own, kept in the key store.
   const keyStore = await hasKeyStore(dir) ? await openKeyStore(dir) : undefined;
   try {
-    return await withKv(dir, "jobs.kv", async (kv) => {
-      const done = await copyAll(
-        () => storedJobs(new KvStateStore(kv), seal, keyStore && { secret, keyStore }),
-        100,
-        (jobs) => importJobs(database, secret, jobs),
-        tell,
-      );
-      for await (const letters of batches(deadLetters(new KvStateStore(kv), seal), BATCH)) {
-        await importDeadLetters(database, secret, letters);
-      }
-      return done;
-    });
+    const done = await copyAll(
+      () => storedJobs(state, seal, { secret, keyStore }),
+      100,
+      (jobs) => importJobs(database, secret, jobs),
+      tell,
+    );
+    for await (const letters of batches(deadLetters(state, seal), BATCH)) {
+      await importDeadLetters(database, secret, letters);
+    }
+    return done;
   } finally {
     await keyStore?.close();
   }
@@ -331,12 +351,11 @@ async function copyJobs(
 
 /** Copies the state entries under `prefixes` of the data directory's `jobs.kv` as they are. */
 async function copyState(
-  kv: Deno.Kv,
+  source: KvStateStore,
   database: Database,
   prefixes: StateKey[],
   tell: Tell,
 ): Promise<number> {
-  const source = new KvStateStore(kv);
   const target = new PgStateStore(database);
   const entries = async function* () {
     for (const prefix of prefixes) yield* source.list({ prefix });
@@ -346,41 +365,4 @@ async function copyState(
     for (const { key, value } of batch) write.set(key, value);
     await write.commit();
   }, tell);
-}
-
-/** Erased memories (under their owners' keyed hashes) and the expiry schedule. */
-async function copyLifecycle(
-  dir: string,
-  database: Database,
-  secret: Uint8Array<ArrayBuffer>,
-  tell: Tell,
-): Promise<number> {
-  return await withKv(dir, "jobs.kv", async (kv) => {
-    await new StateLifecycleRecords(new KvStateStore(kv), secret).sealStored();
-    return await copyState(kv, database, [["erased"], ["expiry"]], tell);
-  });
-}
-
-async function copyAccessLog(dir: string, database: Database, tell: Tell): Promise<number> {
-  return await withKv(
-    dir,
-    "jobs.kv",
-    (kv) => copyState(kv, database, [["access_log"], ["access_log_logs"]], tell),
-  );
-}
-
-async function copyReplay(
-  dir: string,
-  database: Database,
-  tell: Tell,
-): Promise<number> {
-  return await withKv(dir, "jobs.kv", async (kv) => {
-    const now = Date.now();
-    return await copyAll(
-      () => liveClaims(new KvStateStore(kv), now),
-      5000,
-      (claims) => importReplayClaims(database, claims),
-      tell,
-    );
-  });
 }

@@ -22,6 +22,7 @@ import {
   type Embedder,
   type IndexEmbedding,
   type Logger,
+  type OpenedEmbedder,
   type Reranker,
   SvcError,
   type VectorIndexSet,
@@ -75,9 +76,7 @@ export interface VectorIndexDependencies {
   embedder: Embedder;
   reranker?: Reranker;
   /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
-  openEmbedder: (
-    config: EmbedderConfig,
-  ) => Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }>;
+  openEmbedder: (config: EmbedderConfig) => Promise<OpenedEmbedder>;
   logger: Logger;
   /** `svc reindex`: nothing is served, the old index is opened without its embedder. */
   offline?: boolean;
@@ -119,8 +118,9 @@ export function embedderSetting(model: string, config: Config): string | undefin
   return kind && `SVC_EMBEDDER=${kind}`;
 }
 
+/** The refusal of an index (of `indexes`) built with another embedder than `wanted`. */
 function mismatch(
-  where: string,
+  indexes: VectorIndexSet,
   config: Config,
   built: IndexEmbedding,
   wanted: IndexEmbedding,
@@ -129,6 +129,9 @@ function mismatch(
   const configured = unset === undefined
     ? "is configured"
     : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
+  const where = config.store.kind === "postgres"
+    ? `the database (${indexes.name})`
+    : `${config.dataDir} (${indexes.name})`;
   const setting = embedderSetting(built.model, config);
   const original = setting ? `the original embedder (${setting})` : "the original embedder";
   if (config.store.kind === "postgres") {
@@ -177,7 +180,7 @@ function mismatch(
 async function openPrevious(
   deps: VectorIndexDependencies,
   built: IndexEmbedding,
-): Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }> {
+): Promise<OpenedEmbedder> {
   const config = previousEmbedderConfig(built.model, deps.config);
   const offline = "stop the relayer and run " +
     `\`${reindexCommand(deps.config.embedder)}\`, which needs only the new ` +
@@ -189,20 +192,17 @@ async function openPrevious(
         `this relayer cannot open to answer recalls meanwhile. Either ${offline}.`,
     );
   }
-  let opened;
-  try {
-    opened = await deps.openEmbedder(config);
-  } catch (error) {
+  const opened = await deps.openEmbedder(config).catch((error) => {
     throw new SvcError(
       "backend_unavailable",
       `Cannot reindex while serving: the index was built with embedder "${built.model}", which ` +
         `answers recalls meanwhile and cannot be opened (${(error as Error).message}). ` +
         `Either ${offline}.`,
     );
-  }
-  const { embedder, reranker, close } = opened;
+  });
+  const { embedder } = opened;
   if (!sameEmbedding(embedder, built)) {
-    await close?.();
+    await opened.close?.();
     throw new SvcError(
       "conflict",
       `Cannot reindex while serving: the index was built with embedder "${built.model}" ` +
@@ -210,20 +210,43 @@ async function openPrevious(
         `"${embedder.model}" (${embedder.dimensions}). Either ${offline}.`,
     );
   }
-  return { embedder, reranker, close };
+  return opened;
 }
 
 /**
- * The embedder the index was built with, opened, when this relayer can open one that makes its
- * vectors; otherwise `undefined`.
+ * Serves index `active` with the embedder it was built with (`SVC_EMBEDDER` unset), refusing the
+ * start when this relayer cannot open one that makes its vectors.
  */
-async function openKept(deps: VectorIndexDependencies, built: IndexEmbedding) {
-  const config = previousEmbedderConfig(built.model, deps.config);
-  if (!config) return undefined;
-  const opened = await deps.openEmbedder(config);
-  if (sameEmbedding(opened.embedder, built)) return opened;
-  await opened.close?.();
-  return undefined;
+async function serveKept(
+  deps: VectorIndexDependencies,
+  active: string,
+  built: IndexEmbedding,
+  wanted: IndexEmbedding,
+): Promise<OpenedIndex> {
+  const { config, indexes, logger } = deps;
+  const refuse = (why: string) => mismatch(indexes, config, built, wanted, why);
+  const cannot = "is not one this relayer can open";
+  const previous = previousEmbedderConfig(built.model, config);
+  if (!previous) throw refuse(cannot);
+  const { embedder, reranker, close } = await deps.openEmbedder(previous).catch((error) => {
+    throw refuse(`could not be opened: ${(error as Error).message}`);
+  });
+  if (!sameEmbedding(embedder, built)) {
+    await close?.();
+    throw refuse(cannot);
+  }
+  const vectors = await indexes.open(active, built).catch(async (error) => {
+    await close?.();
+    throw error;
+  });
+  logger.info(
+    "SVC_EMBEDDER is not set: serving with the embedder the index was built with; to move to " +
+      `the default (${wanted.model}), restart once with ${settingsOf(config.embedder)} ` +
+      "SVC_REINDEX=1",
+    { model: built.model },
+  );
+  await warnOfUnfinished(deps.state, built, logger);
+  return { vectors, embedder, kept: { reranker, close } };
 }
 
 /** Warns of an unfinished reindex for another embedder than `serving`'s; whether there is one. */
@@ -242,11 +265,15 @@ async function warnOfUnfinished(
   return true;
 }
 
-/** Whether index `name` (built with `built`) holds no memory. */
-async function holdsNothing(indexes: VectorIndexSet, name: string, built: IndexEmbedding) {
+/** The memories index `name` of `indexes` (built with `built`) holds. */
+export async function memoriesIn(
+  indexes: VectorIndexSet,
+  name: string,
+  built: IndexEmbedding,
+): Promise<number> {
   const store = await indexes.open(name, built);
   try {
-    return await store.count() === 0;
+    return await store.count();
   } finally {
     await store.close();
   }
@@ -299,46 +326,15 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     }
     return { vectors: await indexes.open(active, wanted), embedder };
   }
-  const where = config.store.kind === "postgres"
-    ? `the database (${indexes.name})`
-    : `${config.dataDir} (${indexes.name})`;
   if (
     config.store.kind === "embedded" && !config.reindex.keepIndexEmbedder &&
-    await holdsNothing(indexes, active, built)
+    await memoriesIn(indexes, active, built) === 0
   ) {
     return { vectors: await startAfresh(deps, active, built, wanted), embedder };
   }
   if (!reindex) {
-    if (!config.reindex.keepIndexEmbedder) throw mismatch(where, config, built, wanted);
-    let kept;
-    try {
-      kept = await openKept(deps, built);
-    } catch (error) {
-      throw mismatch(
-        where,
-        config,
-        built,
-        wanted,
-        `could not be opened: ${(error as Error).message}`,
-      );
-    }
-    if (!kept) throw mismatch(where, config, built, wanted, "is not one this relayer can open");
-    const { embedder: own, reranker, close } = kept;
-    let vectors: VectorStore;
-    try {
-      vectors = await indexes.open(active, built);
-    } catch (error) {
-      await close?.();
-      throw error;
-    }
-    logger.info(
-      "SVC_EMBEDDER is not set: serving with the embedder the index was built with; to move to " +
-        `the default (${wanted.model}), restart once with ${settingsOf(config.embedder)} ` +
-        "SVC_REINDEX=1",
-      { model: built.model },
-    );
-    await warnOfUnfinished(state, built, logger);
-    return { vectors, embedder: own, kept: { reranker, close } };
+    if (!config.reindex.keepIndexEmbedder) throw mismatch(indexes, config, built, wanted);
+    return await serveKept(deps, active, built, wanted);
   }
   if (!deps.cipher.holdsKeys) {
     throw new SvcError(

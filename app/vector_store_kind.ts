@@ -10,6 +10,7 @@
 import { pathExists } from "@svc/util/files";
 import { SvcError, type VectorIndexSet } from "@svc/relayer/kit";
 import type { VectorStoreConfig } from "./config.ts";
+import { memoriesIn } from "./vector_index.ts";
 
 type Kind = VectorStoreConfig["kind"];
 
@@ -42,13 +43,7 @@ async function recordedKind(kv: Deno.Kv, dataDir: string): Promise<Kind | undefi
 async function indexed(indexes: VectorIndexSet): Promise<number> {
   const name = await indexes.active();
   const built = await indexes.built(name);
-  if (!built) return 0;
-  const store = await indexes.open(name, built);
-  try {
-    return await store.count();
-  } finally {
-    await store.close();
-  }
+  return built ? await memoriesIn(indexes, name, built) : 0;
 }
 
 const SETTING: Record<Kind, string> = {

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "@svc/relayer/kit";
 import { healthProof, type SidecarLink } from "@svc/relayer";
 import { noProxy } from "@svc/relayer/http";
+import { sleep } from "@svc/util/sleep";
 
 export interface SupervisorOptions {
   /** Where the sidecar listens (`SIDECAR_URL`). */
@@ -57,8 +58,6 @@ const RUNTIME_ENV = [
   "https_proxy",
   "no_proxy",
 ];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the sidecar may reach and touch. */
 export interface SidecarAccess {
