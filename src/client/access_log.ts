@@ -6,6 +6,7 @@
  */
 import type { AccessEntry, AccessKey, AccessLogPage } from "../services/access_log.ts";
 import type { AccessOperation } from "../http/router.ts";
+import { withQuery } from "./signed_sender.ts";
 
 export type { AccessEntry, AccessKey, AccessLogPage, AccessOperation };
 
@@ -31,14 +32,6 @@ export interface AccessLogOptions {
 
 /** The path of `GET /api/access-log` for `options`, with its query string. */
 export function accessLogPath(options: AccessLogOptions = {}): string {
-  const query = new URLSearchParams();
-  const time = (value: Date | string) => value instanceof Date ? value.toISOString() : value;
-  if (options.since !== undefined) query.set("since", time(options.since));
-  if (options.until !== undefined) query.set("until", time(options.until));
-  for (const name of ["key", "op", "namespace", "memory", "cursor"] as const) {
-    if (options[name] !== undefined) query.set(name, options[name]);
-  }
-  if (options.limit !== undefined) query.set("limit", String(options.limit));
-  const text = query.toString();
-  return `/api/access-log${text ? `?${text}` : ""}`;
+  const { since, until, key, op, namespace, memory, cursor, limit } = options;
+  return withQuery("/api/access-log", { since, until, key, op, namespace, memory, cursor, limit });
 }

@@ -230,12 +230,9 @@ export class BlindMemory {
   readonly namespace: string;
   #sender: SignedSender;
   #key: KeyPair;
+  #options: BlindMemoryOptions;
   #embedder: Embedder;
-  #label: string;
   #vectors: VectorStore;
-  #cacheFile?: string;
-  #reranker?: Reranker;
-  #seal?: Cipher;
   #owner?: string;
   #opened?: Opened;
   /** Runs the syncs one after another (see `sync`). */
@@ -245,12 +242,9 @@ export class BlindMemory {
     this.namespace = options.namespace ?? "default";
     this.#sender = sender;
     this.#key = key;
+    this.#options = options;
     this.#embedder = options.embedder;
-    this.#label = options.label ?? "";
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
-    this.#cacheFile = options.cacheFile;
-    this.#reranker = options.reranker;
-    this.#seal = options.seal;
   }
 
   /** A client of the namespace; nothing is sent until it is used. */
@@ -281,8 +275,9 @@ export class BlindMemory {
     const contentKey = crypto.getRandomValues(new Uint8Array(32));
     const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
     const keyId = timeOrderedId();
-    const sealed = this.#seal &&
-      await this.#seal.encrypt(await this.#ownerAddress(), contentKey, { memoryId: keyId });
+    const { seal } = this.#options;
+    const sealed = seal &&
+      await seal.encrypt(await this.#ownerAddress(), contentKey, { memoryId: keyId });
     await this.#json("POST", "/api/blind", {
       namespace: this.namespace,
       model: this.#embedder.model,
@@ -297,9 +292,10 @@ export class BlindMemory {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
-    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, this.#reranker);
-    const cache = this.#cacheFile === undefined ? undefined : await BlindCache.open(
-      this.#cacheFile,
+    const { cacheFile, reranker } = this.#options;
+    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, reranker);
+    const cache = cacheFile === undefined ? undefined : await BlindCache.open(
+      cacheFile,
       this.#key.privateKey,
       this.namespace,
       await sha256Hex(keys.entries),
@@ -338,14 +334,15 @@ export class BlindMemory {
       const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
       return { contentKey, wrapped: head.wrapped };
     }
-    if (!head.sealed_key || !this.#seal) {
+    const { seal } = this.#options;
+    if (!head.sealed_key || !seal) {
       throw new SvcError(
         "forbidden",
         "This key is not let in to the namespace: let it in from a device that is (letIn)" +
           (head.sealed_key ? ", or open it with the cipher that sealed its key (seal)" : ""),
       );
     }
-    const contentKey = await this.#seal.decrypt(
+    const contentKey = await seal.decrypt(
       await this.#ownerAddress(),
       Uint8Array.fromBase64(head.sealed_key),
       { credentials: { delegatePrivateKey: this.#key.privateKey } },
@@ -377,14 +374,8 @@ export class BlindMemory {
    * wrapped key, or `null` for a key whose scope may not write (it opens through the cipher).
    */
   async #wrapForSelf(contentKey: Uint8Array<ArrayBuffer>): Promise<string | null> {
-    const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
     try {
-      await this.#json("PUT", "/api/blind/keys", {
-        namespace: this.namespace,
-        public_key: this.publicKey,
-        wrapped,
-      });
-      return wrapped;
+      return await this.#wrapAndLetIn(contentKey, this.publicKey);
     } catch (error) {
       if (error instanceof SvcError && error.code === "forbidden") return null;
       throw error;
@@ -478,7 +469,7 @@ export class BlindMemory {
    * remembered it.
    */
   #attributes(tags?: string[], thread?: string | null): MemoryAttributes {
-    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
+    const rememberedBy = { address: addressOf(this.publicKey), label: this.#options.label ?? "" };
     return { ...(tags?.length && { tags }), ...(thread != null && { thread }), rememberedBy };
   }
 
@@ -707,8 +698,9 @@ export class BlindMemory {
         throw error;
       },
     );
-    if (head?.key_id && this.#seal) {
-      await this.#seal.erase(await this.#ownerAddress(), [head.key_id], {
+    const { seal, cacheFile } = this.#options;
+    if (head?.key_id && seal) {
+      await seal.erase(await this.#ownerAddress(), [head.key_id], {
         credentials: { delegatePrivateKey: this.#key.privateKey },
       });
     }
@@ -718,19 +710,25 @@ export class BlindMemory {
     const index = this.#opened?.index;
     this.#opened = undefined;
     await index?.drop(this.namespace, [...index.memories.keys()]);
-    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});
+    if (cacheFile) await Deno.remove(cacheFile).catch(() => {});
     return erased;
   }
 
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey: string): Promise<void> {
     await this.sync();
-    const { contentKey } = this.#opened!;
+    await this.#wrapAndLetIn(this.#opened!.contentKey, publicKey);
+  }
+
+  /** Wraps `contentKey` for the key `publicKey` and stores it; resolves to the wrapped key. */
+  async #wrapAndLetIn(contentKey: Uint8Array<ArrayBuffer>, publicKey: string): Promise<string> {
+    const wrapped = (await wrapFor(contentKey, publicKey, this.namespace)).toBase64();
     await this.#json("PUT", "/api/blind/keys", {
       namespace: this.namespace,
       public_key: publicKey,
-      wrapped: (await wrapFor(contentKey, publicKey, this.namespace)).toBase64(),
+      wrapped,
     });
+    return wrapped;
   }
 }
 

@@ -20,18 +20,15 @@
  * @module
  */
 import { SvcError } from "../errors.ts";
-import { SignedSender, sleep, type SvcClientOptions } from "./signed_sender.ts";
-import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
-import type { Analysis, AnalyzedFact, Answer } from "../services/llm.ts";
+import { sleep } from "@svc/util/sleep";
+import { isoTime, SignedSender, type SvcClientOptions, withQuery } from "./signed_sender.ts";
+import type { PublicJob } from "../jobs/job_queue.ts";
+import type { Analysis, Answer } from "../services/llm.ts";
 import type {
-  ManualHit,
   ManualMemory,
   ManualRecallResults,
-  RecallExplanation,
-  RecallResult,
   RecallResults,
   RestoreSummary,
-  UnknownJob,
 } from "../services/memories.ts";
 import type {
   BlindNamespaceCount,
@@ -62,7 +59,6 @@ import {
   type ImportSource,
   type ImportSummary,
 } from "./portability.ts";
-
 import { type AccessLogOptions, type AccessLogPage, accessLogPath } from "./access_log.ts";
 
 export { type ErrorCode, SvcError } from "../errors.ts";
@@ -78,38 +74,29 @@ export type { SvcClientOptions } from "./signed_sender.ts";
 export type { LackedAnswer } from "../services/lacked_answer.ts";
 export type { AnswerType } from "../ranking/answer_types.ts";
 
+export type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
+export type { Analysis, AnalyzedFact, Answer } from "../services/llm.ts";
 export type {
-  Analysis,
-  AnalyzedFact,
-  Answer,
-  JobStatus,
   ManualHit,
   ManualMemory,
   ManualRecallResults,
-  PublicJob,
   RecallExplanation,
   RecallResult,
   RecallResults,
   RestoreSummary,
   UnknownJob,
-};
+} from "../services/memories.ts";
 
-/** A time as the API takes it: ISO 8601. */
-function isoTime(value: Date | string): string {
-  return value instanceof Date ? value.toISOString() : value;
-}
-
-/** The query string (with its `?`, or empty) of `GET /api/memories` for `options`. */
-function listQuery(options: ListOptions): string {
-  const query = new URLSearchParams();
-  if (options.namespace !== undefined) query.set("namespace", options.namespace);
-  if (options.limit !== undefined) query.set("limit", String(options.limit));
-  if (options.cursor !== undefined) query.set("cursor", options.cursor);
-  for (const tag of options.tags ?? []) query.append("tag", tag);
-  if (options.since !== undefined) query.set("since", isoTime(options.since));
-  if (options.until !== undefined) query.set("until", isoTime(options.until));
-  const text = query.toString();
-  return text ? `?${text}` : "";
+/** The fields of a text to remember (or of a new version), as the API names them. */
+function rememberFields(item: BulkItem) {
+  return {
+    text: item.text,
+    namespace: item.namespace,
+    tags: item.tags,
+    thread: item.thread,
+    ttl_seconds: item.ttlSeconds,
+    expires_at: item.expiresAt === undefined ? undefined : isoTime(item.expiresAt),
+  };
 }
 
 /** A client of the relayer's HTTP API that signs every request with a delegate key. */
@@ -198,12 +185,7 @@ export class SvcClient {
    */
   remember(text: string, options: RememberOptions = {}): Promise<RememberAnswer> {
     return this.request<RememberAnswer>("POST", "/api/remember", {
-      text,
-      namespace: options.namespace,
-      tags: options.tags,
-      thread: options.thread,
-      ttl_seconds: options.ttlSeconds,
-      expires_at: options.expiresAt === undefined ? undefined : isoTime(options.expiresAt),
+      ...rememberFields({ ...options, text }),
       replaces: options.replaces,
     });
   }
@@ -213,20 +195,9 @@ export class SvcClient {
    * already holds are listed in `duplicates`.
    */
   rememberBulk(items: BulkItem[]): Promise<BulkRememberAccepted> {
-    return this.request<BulkRememberAccepted>(
-      "POST",
-      "/api/remember/bulk",
-      {
-        items: items.map((item) => ({
-          text: item.text,
-          namespace: item.namespace,
-          tags: item.tags,
-          thread: item.thread,
-          ttl_seconds: item.ttlSeconds,
-          expires_at: item.expiresAt === undefined ? undefined : isoTime(item.expiresAt),
-        })),
-      },
-    );
+    return this.request<BulkRememberAccepted>("POST", "/api/remember/bulk", {
+      items: items.map(rememberFields),
+    });
   }
 
   /** A remember job of the caller's; fails with 404 when the caller has none of that id. */
@@ -236,11 +207,7 @@ export class SvcClient {
 
   /** Remember jobs of the caller's (at most 100), in the order asked. */
   jobs(jobIds: string[]): Promise<JobStatuses> {
-    return this.request<JobStatuses>(
-      "POST",
-      "/api/remember/bulk/status",
-      { job_ids: jobIds },
-    );
+    return this.request<JobStatuses>("POST", "/api/remember/bulk/status", { job_ids: jobIds });
   }
 
   /**
@@ -295,7 +262,9 @@ export class SvcClient {
    * ```
    */
   list(options: ListOptions = {}): Promise<MemoryPage> {
-    return this.request<MemoryPage>("GET", `/api/memories${listQuery(options)}`);
+    const { namespace, limit, cursor, tags, since, until } = options;
+    const query = { namespace, limit, cursor, tag: tags, since, until };
+    return this.request<MemoryPage>("GET", withQuery("/api/memories", query));
   }
 
   /** The caller's namespaces holding memories, with their counts, sorted by name. */
@@ -333,8 +302,8 @@ export class SvcClient {
 
   /** Erases every memory of the caller's in `namespace`; one receipt per memory. */
   forgetNamespace(namespace: string): Promise<NamespaceErasure> {
-    const query = new URLSearchParams({ namespace, confirm: namespace });
-    return this.request<NamespaceErasure>("DELETE", `/api/memories?${query}`);
+    const path = withQuery("/api/memories", { namespace, confirm: namespace });
+    return this.request<NamespaceErasure>("DELETE", path);
   }
 
   /**
@@ -349,12 +318,8 @@ export class SvcClient {
    * ```
    */
   async update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
-    return await this.request<UpdateAccepted>("PUT", `/api/memories/${segment(id)}`, {
-      text: change.text,
-      tags: change.tags,
-      ttl_seconds: change.ttlSeconds,
-      expires_at: change.expiresAt === undefined ? undefined : isoTime(change.expiresAt),
-    });
+    const path = `/api/memories/${segment(id)}`;
+    return await this.request<UpdateAccepted>("PUT", path, rememberFields(change));
   }
 
   /**
@@ -409,11 +374,7 @@ export class SvcClient {
    * 501 on a relayer without a language model.
    */
   ask(question: string, options: { limit?: number; namespace?: string } = {}): Promise<Answer> {
-    return this.request<Answer>(
-      "POST",
-      "/api/ask",
-      { question, ...options },
-    );
+    return this.request<Answer>("POST", "/api/ask", { question, ...options });
   }
 
   /**

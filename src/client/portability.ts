@@ -6,6 +6,7 @@
  * @module
  */
 import { SvcError } from "../errors.ts";
+import { withQuery } from "./signed_sender.ts";
 import type { ExportedMemory, Provenance } from "../services/export.ts";
 import type { ImportFailure, ImportSummary } from "../services/import.ts";
 
@@ -64,10 +65,7 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 /** The path of `GET /api/export` for `options`. */
 export function exportPath(options: ExportOptions = {}): string {
-  const query = new URLSearchParams();
-  for (const namespace of [options.namespace ?? []].flat()) query.append("namespace", namespace);
-  const text = query.toString();
-  return text ? `/api/export?${text}` : "/api/export";
+  return withQuery("/api/export", { namespace: options.namespace });
 }
 
 /** The lines of a stream of UTF-8 text, without their line ends; blank lines included. */

@@ -31,10 +31,8 @@ export { receiptMessage };
  */
 export function verifyReceipt(receipt: EraseReceipt, receiptKey: string): Promise<boolean> {
   const fields = [receipt?.memory_id, receipt?.owner, receipt?.blob_id, receipt?.erased_at];
-  if (!fields.every((field) => typeof field === "string" && !field.includes("\n"))) {
-    return Promise.resolve(false);
-  }
-  if (typeof receipt.signature !== "string" || typeof receiptKey !== "string") {
+  const lines = fields.every((field) => typeof field === "string" && !field.includes("\n"));
+  if (!lines || typeof receipt.signature !== "string" || typeof receiptKey !== "string") {
     return Promise.resolve(false);
   }
   return verifyEd25519(receiptKey, receipt.signature, receiptMessage(receipt));

@@ -5,6 +5,7 @@
  * errors raised as `SvcError` with the relayer's code.
  */
 import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
+import { sleep } from "@svc/util/sleep";
 import { signRequest } from "../auth/signing.ts";
 import { isErrorCode, SvcError } from "../errors.ts";
 
@@ -92,8 +93,28 @@ function asRelayerReads(path: string): string {
   return url.pathname + (empty ? "?" : url.search);
 }
 
-/** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A time as the API takes it: ISO 8601. */
+export function isoTime(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
+ * `path` with the query string of `params`, in their order (none: `path` alone): a value left
+ * out when `undefined`, repeated for each item of an array, a time in ISO 8601.
+ */
+export function withQuery(
+  path: string,
+  params: Record<string, string | number | Date | string[] | undefined>,
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const item of [value ?? []].flat()) {
+      query.append(name, typeof item === "number" ? String(item) : isoTime(item));
+    }
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
 
 /** Signs and sends requests to one relayer with one delegate key. */
 export class SignedSender {
@@ -180,7 +201,9 @@ export class SignedSender {
         (response.status >= 500 && response.status !== 501 && response.status !== 507);
       // Read first when a model's failure may be why: see `asksModel`.
       const text = retryable && asksModel(path) ? await response.text() : undefined;
-      if (text !== undefined && reasonOf(text) === "provider") retryable = false;
+      if (text !== undefined && refusal(response, text).details.reason === "provider") {
+        retryable = false;
+      }
       if (retryable && attempt < this.#retries) {
         if (text === undefined) await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));
@@ -206,13 +229,4 @@ export function refusal(response: Response, text: string): SvcError {
     typeof error === "string" ? error : `The relayer answered ${response.status}`,
     { details: details as Record<string, string | number | boolean> },
   );
-}
-
-/** The `reason` of a refusal's JSON, if it has one. */
-function reasonOf(text: string): unknown {
-  try {
-    return JSON.parse(text)?.reason;
-  } catch {
-    return undefined;
-  }
 }

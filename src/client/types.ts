@@ -114,24 +114,10 @@ export interface BulkRememberAccepted {
   duplicates?: { index: number; duplicate_of: string }[];
 }
 
-/** An item of `rememberBulk`. */
-export interface BulkItem {
+/** An item of `rememberBulk`: a text, and the options of remember but `replaces`. */
+export interface BulkItem extends Omit<RememberOptions, "replaces"> {
   /** The text to remember. */
   text: string;
-  /** The namespace (`"default"` without one). */
-  namespace?: string;
-  /** Up to 16 tags of 1 to 64 characters. */
-  tags?: string[];
-  /**
-   * The conversation or session the text belongs to (1 to 128 characters): recall ranks a
-   * memory together with the memories remembered next to it in the same thread. Leave it out
-   * for independent facts.
-   */
-  thread?: string;
-  /** Expire the memory this many seconds after it is accepted. */
-  ttlSeconds?: number;
-  /** Expire the memory at this time (instead of `ttlSeconds`). */
-  expiresAt?: Date | string;
 }
 
 /** What `jobs` answers. */

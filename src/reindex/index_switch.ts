@@ -131,17 +131,10 @@ export class IndexSwitch {
   /** Passes on what a store tells of other writers' changes, while it is the active one. */
   #follow(store: VectorStore): void {
     store.onChanged?.((owner, namespace) => {
-      if (store !== this.#active.store) return;
-      for (const listener of this.#changed) {
-        try {
-          listener(owner, namespace);
-        } catch (error) {
-          this.#logger.error("a listener of the index switch failed", { error });
-        }
-      }
+      if (store === this.#active.store) this.#tell(this.#changed, owner, namespace);
     });
     store.onReplaced?.(() => {
-      if (store === this.#active.store) this.#notify();
+      if (store === this.#active.store) this.#tell(this.#replaced);
     });
   }
 
@@ -196,7 +189,7 @@ export class IndexSwitch {
       this.#active = target;
       this.#target = undefined;
       this.#retired.add(source);
-      this.#notify();
+      this.#tell(this.#replaced);
       return source;
     });
   }
@@ -209,24 +202,23 @@ export class IndexSwitch {
     generation: IndexGeneration,
     { graceMs = 0, signal }: { graceMs?: number; signal?: AbortSignal } = {},
   ): Promise<void> {
-    const retired = [...this.#retired].find((g) => g === generation);
-    if (!retired) return;
-    if (graceMs > 0) {
-      await sleep(graceMs, signal);
-    }
+    const retired = generation as Generation;
+    if (!this.#retired.has(retired)) return;
+    if (graceMs > 0) await sleep(graceMs, signal);
     retired.closing = true;
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);
     // Closed meanwhile with the switch?
     if (!this.#retired.delete(retired)) return;
     await closeGeneration(retired);
     // Again: what was read from the old index by calls that began before the switch.
-    this.#notify();
+    this.#tell(this.#replaced);
   }
 
-  #notify(): void {
-    for (const listener of this.#replaced) {
+  /** Calls each of `listeners` with `args`; one that throws is logged, and the rest still hear. */
+  #tell<A extends unknown[]>(listeners: ((...args: A) => void)[], ...args: A): void {
+    for (const listener of listeners) {
       try {
-        listener();
+        listener(...args);
       } catch (error) {
         this.#logger.error("a listener of the index switch failed", { error });
       }
@@ -246,28 +238,18 @@ export class IndexSwitch {
   async #embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
     const generation = this.#active;
     // Counted as a call: its embedder is closed with it once retired, not under a running call.
-    generation.calls++;
-    try {
-      const vectors = await generation.embedder.embed(texts, options);
-      vectors.forEach((vector, i) => {
-        this.#made.set(vector, generation);
-        this.#texts.set(vector, texts[i]);
-      });
-      return vectors;
-    } finally {
-      if (--generation.calls === 0) generation.idle?.();
-    }
+    const vectors = await counted(generation, () => generation.embedder.embed(texts, options));
+    vectors.forEach((vector, i) => {
+      this.#made.set(vector, generation);
+      this.#texts.set(vector, texts[i]);
+    });
+    return vectors;
   }
 
   /** Runs `task` on a generation's store, refused once it is retired. */
-  async #use<T>(generation: Generation, task: (store: VectorStore) => Promise<T>): Promise<T> {
-    if (generation.closing) throw replaced();
-    generation.calls++;
-    try {
-      return await task(generation.store);
-    } finally {
-      if (--generation.calls === 0) generation.idle?.();
-    }
+  #use<T>(generation: Generation, task: (store: VectorStore) => Promise<T>): Promise<T> {
+    if (generation.closing) return Promise.reject(replaced());
+    return counted(generation, () => task(generation.store));
   }
 
   /**
@@ -365,10 +347,7 @@ export class IndexSwitch {
         options?.signal?.throwIfAborted();
         this.#logger.warn(
           "a memory was not written to the index being built; the reindex adds it",
-          {
-            index: target.name,
-            error,
-          },
+          { index: target.name, error },
         );
       }
     });
@@ -386,6 +365,16 @@ export class IndexSwitch {
         });
       });
     });
+  }
+}
+
+/** Runs `task` as one of the calls running on `generation`, which `retire` waits for. */
+async function counted<T>(generation: Generation, task: () => Promise<T>): Promise<T> {
+  generation.calls++;
+  try {
+    return await task();
+  } finally {
+    if (--generation.calls === 0) generation.idle?.();
   }
 }
 

@@ -34,6 +34,7 @@ import type {
   VectorIndexSet,
   VectorRow,
 } from "../backends/types.ts";
+import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { VectorSeal } from "../pipeline/vector_seal.ts";
@@ -289,17 +290,8 @@ export class Reindexer {
   async #pace(started: number, handled: number, signal?: AbortSignal): Promise<void> {
     const rate = this.#options.ratePerSecond ?? 0;
     const wait = rate > 0 ? started + (handled * 1000) / rate - this.#now() : 0;
-    if (wait <= 0) return signal?.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(finish, wait);
-      signal?.addEventListener("abort", finish, { once: true });
-      function finish() {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", finish);
-        if (signal?.aborted) reject(signal.reason);
-        else resolve();
-      }
-    });
+    if (wait > 0) await sleep(wait, signal);
+    signal?.throwIfAborted();
   }
 
   /**
