@@ -383,25 +383,16 @@ export class Reindexer {
     // Rows from before digests and the manual mark gain them (see `MemoryInfo`), and every
     // row its text's terms as they are indexed today (relations included).
     const { hasher } = this.#options;
-    const digest = async (row: TermsRow, text: string): Promise<MemoryInfo> =>
-      row.info?.digest === undefined ? { digest: await hasher.digest(owner, text) } : {};
+    const embedded = await Promise.all(texts.map(async ({ row, text }, i) => {
+      const thread = row.info?.thread !== undefined;
+      const terms = await hasher.hash(owner, text, { at: row.createdAt, thread });
+      const info = row.info?.digest === undefined
+        ? { digest: await hasher.digest(owner, text) }
+        : {};
+      return this.#row(place, { ...row, terms }, vectors[i], info);
+    }));
     const out: VectorRow[] = [
-      ...await Promise.all(
-        texts.map(async ({ row, text }, i) =>
-          this.#row(
-            place,
-            {
-              ...row,
-              terms: await hasher.hash(owner, text, {
-                at: row.createdAt,
-                thread: row.info?.thread !== undefined,
-              }),
-            },
-            vectors[i],
-            await digest(row, text),
-          )
-        ),
-      ),
+      ...embedded,
       ...given.map(({ row, vector }) => this.#row(place, row, vector, { manual: true })),
     ];
     let written = out.length;
