@@ -28659,6 +28659,22 @@ async function unwrapWith(wrapped, privateKey, namespace) {
   return chachaOpen(key, wrapped.subarray(POINT_BYTES), encoder13.encode(namespace));
 }
 
+// util/sleep.ts
+function sleep(ms, signal) {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener("abort", wake, {
+      once: true
+    });
+  });
+}
+
 // src/auth/signing.ts
 var SIGNATURE_VERSION_HEADER = "x-signature-version";
 var AUDIENCE_HEADER = "x-audience";
@@ -28737,7 +28753,6 @@ function asRelayerReads(path) {
   const empty = url.search === "" && path.endsWith("?");
   return url.pathname + (empty ? "?" : url.search);
 }
-var sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 var SignedSender = class _SignedSender {
   /** The relayer's URL, without a trailing slash. */
   baseUrl;
@@ -28808,7 +28823,9 @@ var SignedSender = class _SignedSender {
       if (response.ok || await answered(response)) return response;
       let retryable = response.status === 429 || response.status >= 500 && response.status !== 501 && response.status !== 507;
       const text = retryable && asksModel(path) ? await response.text() : void 0;
-      if (text !== void 0 && reasonOf(text) === "provider") retryable = false;
+      if (text !== void 0 && refusal(response, text).details.reason === "provider") {
+        retryable = false;
+      }
       if (retryable && attempt < this.#retries) {
         if (text === void 0) await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));
@@ -28829,13 +28846,6 @@ function refusal(response, text) {
   return new SvcError(isErrorCode(code) ? code : response.status >= 500 ? "backend_unavailable" : "bad_request", typeof error === "string" ? error : `The relayer answered ${response.status}`, {
     details
   });
-}
-function reasonOf(text) {
-  try {
-    return JSON.parse(text)?.reason;
-  } catch {
-    return void 0;
-  }
 }
 
 // src/client/blind.ts
@@ -28908,12 +28918,9 @@ var BlindMemory = class _BlindMemory {
   namespace;
   #sender;
   #key;
+  #options;
   #embedder;
-  #label;
   #vectors;
-  #cacheFile;
-  #reranker;
-  #seal;
   #owner;
   #opened;
   /** Runs the syncs one after another (see `sync`). */
@@ -28922,12 +28929,9 @@ var BlindMemory = class _BlindMemory {
     this.namespace = options.namespace ?? "default";
     this.#sender = sender;
     this.#key = key;
+    this.#options = options;
     this.#embedder = options.embedder;
-    this.#label = options.label ?? "";
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
-    this.#cacheFile = options.cacheFile;
-    this.#reranker = options.reranker;
-    this.#seal = options.seal;
   }
   /** A client of the namespace; nothing is sent until it is used. */
   static async open(options) {
@@ -28958,7 +28962,8 @@ var BlindMemory = class _BlindMemory {
     const contentKey = crypto.getRandomValues(new Uint8Array(32));
     const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
     const keyId = timeOrderedId();
-    const sealed = this.#seal && await this.#seal.encrypt(await this.#ownerAddress(), contentKey, {
+    const { seal } = this.#options;
+    const sealed = seal && await seal.encrypt(await this.#ownerAddress(), contentKey, {
       memoryId: keyId
     });
     await this.#json("POST", "/api/blind", {
@@ -28977,8 +28982,9 @@ var BlindMemory = class _BlindMemory {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
-    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, this.#reranker);
-    const cache = this.#cacheFile === void 0 ? void 0 : await BlindCache.open(this.#cacheFile, this.#key.privateKey, this.namespace, await sha256Hex(keys.entries));
+    const { cacheFile, reranker } = this.#options;
+    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, reranker);
+    const cache = cacheFile === void 0 ? void 0 : await BlindCache.open(cacheFile, this.#key.privateKey, this.namespace, await sha256Hex(keys.entries));
     const opened2 = {
       wrapped,
       contentKey,
@@ -29019,10 +29025,11 @@ var BlindMemory = class _BlindMemory {
         wrapped: head.wrapped
       };
     }
-    if (!head.sealed_key || !this.#seal) {
+    const { seal } = this.#options;
+    if (!head.sealed_key || !seal) {
       throw new SvcError("forbidden", "This key is not let in to the namespace: let it in from a device that is (letIn)" + (head.sealed_key ? ", or open it with the cipher that sealed its key (seal)" : ""));
     }
-    const contentKey = await this.#seal.decrypt(await this.#ownerAddress(), Uint8Array.fromBase64(head.sealed_key), {
+    const contentKey = await seal.decrypt(await this.#ownerAddress(), Uint8Array.fromBase64(head.sealed_key), {
       credentials: {
         delegatePrivateKey: this.#key.privateKey
       }
@@ -29049,14 +29056,8 @@ var BlindMemory = class _BlindMemory {
    * wrapped key, or `null` for a key whose scope may not write (it opens through the cipher).
    */
   async #wrapForSelf(contentKey) {
-    const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
     try {
-      await this.#json("PUT", "/api/blind/keys", {
-        namespace: this.namespace,
-        public_key: this.publicKey,
-        wrapped
-      });
-      return wrapped;
+      return await this.#wrapAndLetIn(contentKey, this.publicKey);
     } catch (error) {
       if (error instanceof SvcError && error.code === "forbidden") return null;
       throw error;
@@ -29159,7 +29160,7 @@ var BlindMemory = class _BlindMemory {
   #attributes(tags, thread) {
     const rememberedBy = {
       address: addressOf(this.publicKey),
-      label: this.#label
+      label: this.#options.label ?? ""
     };
     return {
       ...tags?.length && {
@@ -29408,8 +29409,9 @@ var BlindMemory = class _BlindMemory {
       if (error instanceof SvcError && error.details.reason === "erasing") return void 0;
       throw error;
     });
-    if (head?.key_id && this.#seal) {
-      await this.#seal.erase(await this.#ownerAddress(), [
+    const { seal, cacheFile } = this.#options;
+    if (head?.key_id && seal) {
+      await seal.erase(await this.#ownerAddress(), [
         head.key_id
       ], {
         credentials: {
@@ -29426,19 +29428,24 @@ var BlindMemory = class _BlindMemory {
     await index?.drop(this.namespace, [
       ...index.memories.keys()
     ]);
-    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {
+    if (cacheFile) await Deno.remove(cacheFile).catch(() => {
     });
     return erased;
   }
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey) {
     await this.sync();
-    const { contentKey } = this.#opened;
+    await this.#wrapAndLetIn(this.#opened.contentKey, publicKey);
+  }
+  /** Wraps `contentKey` for the key `publicKey` and stores it; resolves to the wrapped key. */
+  async #wrapAndLetIn(contentKey, publicKey) {
+    const wrapped = (await wrapFor(contentKey, publicKey, this.namespace)).toBase64();
     await this.#json("PUT", "/api/blind/keys", {
       namespace: this.namespace,
       public_key: publicKey,
-      wrapped: (await wrapFor(contentKey, publicKey, this.namespace)).toBase64()
+      wrapped
     });
+    return wrapped;
   }
 };
 function appendBatches(entries2) {
