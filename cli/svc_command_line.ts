@@ -79,6 +79,8 @@ const FLAGS: Record<string, string[]> = {
   "blind remember": [...BLIND, "tag"],
   "blind recall": [...BLIND, "limit", "tag", "min-score", "explain"],
   "blind forget": BLIND,
+  "blind list": BLIND,
+  "blind update": [...BLIND, "text", "tag"],
   "blind erase": [...BLIND, "confirm"],
   "blind let-in": [...BLIND, "public-key"],
   "blind export": [...BLIND, "output"],

@@ -208,6 +208,11 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
         "whoami does not take --limit (it takes --relayer, --account, --key)",
       ],
       [
+        ["blind", "list", "--limit", "5"],
+        "blind list does not take --limit (it takes --relayer, --account, --key, --namespace, " +
+        "--model-dir, --cache)",
+      ],
+      [
         ["account", "create", "--label", "x"],
         "account create does not take --label (it takes no options)",
       ],
