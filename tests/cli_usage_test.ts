@@ -212,6 +212,11 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
         "blind list does not take --limit (it takes --relayer, --account, --key, --namespace, " +
         "--model-dir, --cache)",
       ],
+      // blind update takes --text and --tag: what it refuses here is the id.
+      [
+        ["blind", "update", "x", "--text", "I eat fish", "--tag", "food"],
+        "the memory id must be a lowercase UUID, as `svc list` prints ids",
+      ],
       [
         ["account", "create", "--label", "x"],
         "account create does not take --label (it takes no options)",
