@@ -72,11 +72,14 @@ export function namesThing(
   const forms = said.map((word) => word.toLowerCase().replace(/'s$/, ""));
   // A name of several words ("St Luke's", "Hanne Murphy") is read from its first; "Bea's"
   // before "Tesla" is another.
-  const first = (at: number): number =>
-    at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s") ? first(at - 1) : at;
+  const first: number[] = [];
+  for (let at = 0; at < said.length; at++) {
+    const joined = at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s");
+    first.push(joined ? first[at - 1] : at);
+  }
   const named = (at: number) =>
-    NAMED.has(kind) && isThingName(said[at]) && first(at) > 0 && !known.has(forms[at]) &&
-    !known.has(forms[first(at)]) && !PLACED.has(forms[first(at) - 1]);
+    NAMED.has(kind) && isThingName(said[at]) && first[at] > 0 && !known.has(forms[at]) &&
+    !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]);
   const done = (at: number) =>
     kind === "job" && (known.has(forms[at - 1]) || known.has(forms[at - 2])) &&
     /^\p{Ll}{3,}(s|ed)$|^(taught|drove|ran|sold|built|wrote|made|kept)$/u.test(said[at]) &&

@@ -26109,8 +26109,12 @@ function namesThing(text, kind, known = /* @__PURE__ */ new Set()) {
   if (!words2) return false;
   const said = text.replace(/[’‘]/g, "'").match(/[\p{L}\p{N}'-]+/gu) ?? [];
   const forms = said.map((word) => word.toLowerCase().replace(/'s$/, ""));
-  const first = (at) => at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s") ? first(at - 1) : at;
-  const named = (at) => NAMED.has(kind) && isThingName(said[at]) && first(at) > 0 && !known.has(forms[at]) && !known.has(forms[first(at)]) && !PLACED.has(forms[first(at) - 1]);
+  const first = [];
+  for (let at = 0; at < said.length; at++) {
+    const joined = at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s");
+    first.push(joined ? first[at - 1] : at);
+  }
+  const named = (at) => NAMED.has(kind) && isThingName(said[at]) && first[at] > 0 && !known.has(forms[at]) && !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]);
   const done = (at) => kind === "job" && (known.has(forms[at - 1]) || known.has(forms[at - 2])) && /^\p{Ll}{3,}(s|ed)$|^(taught|drove|ran|sold|built|wrote|made|kept)$/u.test(said[at]) && !NO_JOB.has(forms[at]);
   return forms.some((word, at) => [
     word,
