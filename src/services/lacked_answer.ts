@@ -44,8 +44,8 @@ export interface SubjectLookup {
 
 /**
  * Why `query` has no answer, if it has none: see the module documentation. `names`: those the
- * store gives the relation the query asks about, or the words of what the store says the person
- * it names is to the user ("friend").
+ * store gives the relation the query asks about, or what the store says the person it names is
+ * to the user ("best friend").
  */
 export async function lackedAnswer(
   lookup: SubjectLookup,
