@@ -80,13 +80,14 @@ function bad(message: string): SvcError {
 
 export const absent = (value: unknown) => value === undefined || value === null;
 
-/** A field from its parts (`required` false unless given). */
+/** A field from its parts (`required` false unless given), its schema with its `description`. */
 export function field<T>(
   parse: (value: unknown, name: string) => T,
   schema: () => JsonSchema,
-  options: { required?: boolean; param?: string } = {},
+  options: { required?: boolean; param?: string; description?: string } = {},
 ): Field<T> {
-  return { kind: "field", parse, schema, ...options, required: options.required ?? false };
+  const { required = false, param, description } = options;
+  return { kind: "field", parse, schema: () => described(schema(), description), required, param };
 }
 
 /** `schema`, `null` allowed too: an optional body field given as `null` takes its default. */
@@ -107,15 +108,14 @@ export function described(schema: JsonSchema, description?: string): JsonSchema 
 
 /** A required string, not blank, at most `max` bytes of UTF-8. */
 export function text(options: { max: number; description?: string }): Field<string> {
-  const { max } = options;
-  return field((value, name) => textValue(value, name, max), () =>
-    described({
-      type: "string",
-      minLength: 1,
-      maxLength: max,
-      pattern: "\\S",
-      "x-svc-max-bytes": max,
-    }, options.description ?? `Not blank; at most ${max} bytes of UTF-8.`), { required: true });
+  const { max, description = `Not blank; at most ${max} bytes of UTF-8.` } = options;
+  return field((value, name) => textValue(value, name, max), () => ({
+    type: "string",
+    minLength: 1,
+    maxLength: max,
+    pattern: "\\S",
+    "x-svc-max-bytes": max,
+  }), { required: true, description });
 }
 
 /**
@@ -125,11 +125,8 @@ export function text(options: { max: number; description?: string }): Field<stri
 export function string(
   options: { description?: string; required?: boolean } = {},
 ): Field<string | undefined> {
-  return field(
-    (value) => typeof value === "string" ? value : undefined,
-    () => described({ type: "string" }, options.description),
-    { required: options.required },
-  );
+  const parse = (value: unknown) => typeof value === "string" ? value : undefined;
+  return field(parse, () => ({ type: "string" }), options);
 }
 
 /** A non-empty string (an entry of a list of ids). */
@@ -141,8 +138,8 @@ export function nonEmptyString(options: { description?: string } = {}): Field<st
       }
       return value;
     },
-    () => described({ type: "string", minLength: 1 }, options.description),
-    { required: true },
+    () => ({ type: "string", minLength: 1 }),
+    { ...options, required: true },
   );
 }
 
@@ -153,11 +150,8 @@ export function integer(
   const { fallback, min, max } = options;
   return field(
     (value, name) => integerValue(value, name, fallback, min, max),
-    () =>
-      described(
-        { type: "integer", minimum: min, maximum: max, default: fallback },
-        options.description,
-      ),
+    () => ({ type: "integer", minimum: min, maximum: max, default: fallback }),
+    options,
   );
 }
 
@@ -166,11 +160,12 @@ export function oneOf<T extends string>(
   values: readonly T[],
   options: { description?: string } = {},
 ): Field<T | undefined> {
-  return field((value, name) => {
+  const parse = (value: unknown, name: string) => {
     if (absent(value)) return undefined;
     if (!values.includes(value as T)) throw bad(`${name} must be one of ${values.join(", ")}`);
     return value as T;
-  }, () => described({ type: "string", enum: [...values] }, options.description));
+  };
+  return field(parse, () => ({ type: "string", enum: [...values] }), options);
 }
 
 /** An optional number in `[min, max]`, `undefined` when absent. */
@@ -180,7 +175,8 @@ export function number(
   const { min, max } = options;
   return field(
     (value, name) => numberValue(value, name, min, max),
-    () => described({ type: "number", minimum: min, maximum: max }, options.description),
+    () => ({ type: "number", minimum: min, maximum: max }),
+    options,
   );
 }
 
@@ -188,7 +184,8 @@ export function number(
 export function boolean(options: { description?: string } = {}): Field<boolean> {
   return field(
     (value, name) => booleanValue(value, name),
-    () => described({ type: "boolean", default: false }, options.description),
+    () => ({ type: "boolean", default: false }),
+    options,
   );
 }
 
@@ -204,12 +201,8 @@ export function base64(
 ): Field<Uint8Array<ArrayBuffer> | undefined> {
   return field(
     (value, name) => options.optional && absent(value) ? undefined : base64Value(value, name),
-    () =>
-      described(
-        { type: "string", minLength: 1, pattern: BASE64.source, contentEncoding: "base64" },
-        options.description ?? "Standard base64, padded.",
-      ),
-    { required: !options.optional },
+    () => ({ type: "string", minLength: 1, pattern: BASE64.source, contentEncoding: "base64" }),
+    { required: !options.optional, description: options.description ?? "Standard base64, padded." },
   );
 }
 
@@ -222,12 +215,8 @@ export function array<T>(
   return field(
     (value, name) =>
       arrayValue(value, name, min, max).map((entry, i) => item.parse(entry, `${name}[${i}]`)),
-    () =>
-      described(
-        { type: "array", minItems: min, maxItems: max, items: item.schema() },
-        options.description,
-      ),
-    { required: true },
+    () => ({ type: "array", minItems: min, maxItems: max, items: item.schema() }),
+    { required: true, description: options.description },
   );
 }
 

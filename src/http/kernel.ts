@@ -211,13 +211,10 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
     } catch (error) {
       // A client that left aborts its request's signal, and the work under it fails: no answer
       // reaches it, and no error is logged for it.
-      response = request.signal.aborted
-        ? errorResponse(
-          new SvcError("bad_request", "The client closed the request"),
-          requestId,
-          failures,
-        )
-        : errorResponse(error, requestId, failures);
+      const failure = request.signal.aborted
+        ? new SvcError("bad_request", "The client closed the request")
+        : error;
+      response = errorResponse(failure, requestId, failures);
     } finally {
       for (const reservation of handling.held) reservation.release();
     }

@@ -33,11 +33,14 @@ import {
 } from "../validate.ts";
 import { utf8Length } from "../text_limits.ts";
 
+/** A string without control characters. */
+const NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f]*$";
+
 const NAMESPACE_SCHEMA = {
   type: "string",
   minLength: 1,
   maxLength: 256,
-  pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+  pattern: NO_CONTROLS,
   "x-svc-max-bytes": 256,
 };
 
@@ -51,20 +54,20 @@ export function namespace(
   const { required } = options;
   const check = options.written ? newNamespace : validNamespace;
   const missing = typeof required === "string" ? required : "namespace is required";
-  return field((value, name) => {
-    if (absent(value)) {
-      if (required) throw new SvcError("bad_request", missing.replace(/^namespace/, name));
-      return "default";
-    }
-    return check(value, name);
-  }, () =>
-    described(
-      required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
-      options.description ?? (options.written
+  const parse = (value: unknown, name: string) => {
+    if (!absent(value)) return check(value, name);
+    if (required) throw new SvcError("bad_request", missing.replace(/^namespace/, name));
+    return "default";
+  };
+  const schema = required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" };
+  return field(parse, () => schema, {
+    required: Boolean(required),
+    description: options.description ??
+      (options.written
         ? "A namespace: 1 to 256 bytes of UTF-8, no control characters, no white space at " +
           "either end, no bidirectional controls."
         : "A namespace: 1 to 256 bytes of UTF-8, no control characters."),
-    ), { required: Boolean(required) });
+  });
 }
 
 /** An optional namespace, `undefined` when absent (a filter rather than a place). */
@@ -73,7 +76,8 @@ export function optionalNamespace(
 ): Field<string | undefined> {
   return field(
     (value, name) => absent(value) ? undefined : validNamespace(value, name),
-    () => described(NAMESPACE_SCHEMA, options.description),
+    () => NAMESPACE_SCHEMA,
+    options,
   );
 }
 
@@ -81,18 +85,17 @@ export function optionalNamespace(
 export function namespaces(
   options: { description?: string; max: number },
 ): Field<string[] | undefined> {
-  return field((value, name) => {
+  const { max, description = "Namespaces (repeat the parameter for more than one)." } = options;
+  const parse = (value: unknown, name: string) => {
     if (absent(value)) return undefined;
     const list = [...new Set([value].flat().map((entry) => validNamespace(entry, name)))];
-    if (list.length > options.max) {
-      throw new SvcError("bad_request", `${name} may name at most ${options.max} namespaces`);
+    if (list.length > max) {
+      throw new SvcError("bad_request", `${name} may name at most ${max} namespaces`);
     }
     return list;
-  }, () =>
-    described(
-      { type: "array", minItems: 1, maxItems: options.max, items: NAMESPACE_SCHEMA },
-      options.description ?? "Namespaces (repeat the parameter for more than one).",
-    ));
+  };
+  const schema = { type: "array", minItems: 1, maxItems: max, items: NAMESPACE_SCHEMA };
+  return field(parse, () => schema, { description });
 }
 
 /**
@@ -103,23 +106,15 @@ export function tags(
   options: { param?: string; description?: string; written?: boolean } = {},
 ): Field<string[] | undefined> {
   const check = options.written ? newTagsValue : tagsValue;
-  return field((value, name) => check(value, name), () =>
-    described(
-      {
-        type: "array",
-        maxItems: MAX_TAGS,
-        items: {
-          type: "string",
-          minLength: 1,
-          maxLength: MAX_TAG_CHARS,
-          pattern: "^[^\\u0000-\\u001f\\u007f]*$",
-        },
-      },
-      options.description ??
-        `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters` +
-          (options.written ? ", no bidirectional controls." : "."),
-    ), {
+  return field((value, name) => check(value, name), () => ({
+    type: "array",
+    maxItems: MAX_TAGS,
+    items: { type: "string", minLength: 1, maxLength: MAX_TAG_CHARS, pattern: NO_CONTROLS },
+  }), {
     param: options.param,
+    description: options.description ??
+      `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters` +
+        (options.written ? ", no bidirectional controls." : "."),
   });
 }
 
@@ -127,10 +122,9 @@ const TIME_SCHEMA = { type: "string", format: "date-time", pattern: "^\\d{4}-\\d
 
 /** An optional time in ISO 8601; Unix milliseconds. */
 export function time(options: { description?: string } = {}): Field<number | undefined> {
-  return field(
-    (value, name) => timeValue(value, name),
-    () => described(TIME_SCHEMA, options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z."),
-  );
+  return field((value, name) => timeValue(value, name), () => TIME_SCHEMA, {
+    description: options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z.",
+  });
 }
 
 /** A memory id (a lowercase UUID); optional unless `required`. */
@@ -139,43 +133,34 @@ export function memoryId(options?: { description?: string }): Field<string | und
 export function memoryId(
   options: { required?: boolean; description?: string } = {},
 ): Field<string | undefined> {
+  const { required, description = "A memory id (a lowercase UUID)." } = options;
   return field(
-    (value, name) => !options.required && absent(value) ? undefined : memoryIdValue(value, name),
-    () =>
-      described(
-        { type: "string", format: "uuid", pattern: MEMORY_ID.source },
-        options.description ?? "A memory id (a lowercase UUID).",
-      ),
-    { required: options.required },
+    (value, name) => !required && absent(value) ? undefined : memoryIdValue(value, name),
+    () => ({ type: "string", format: "uuid", pattern: MEMORY_ID.source }),
+    { required, description },
   );
 }
 
 /** An optional Sui address: 0x and 64 lowercase hex characters. */
 export function address(options: { description?: string } = {}): Field<string | undefined> {
-  return field((value, name) => {
+  const parse = (value: unknown, name: string) => {
     if (absent(value)) return undefined;
-    if (!isAddress(value)) {
-      throw new SvcError(
-        "bad_request",
-        `${name} must be a key's address (0x and 64 hex characters)`,
-      );
-    }
-    return value;
-  }, () => described({ type: "string", pattern: ADDRESS.source }, options.description));
+    if (isAddress(value)) return value;
+    throw new SvcError("bad_request", `${name} must be a key's address (0x and 64 hex characters)`);
+  };
+  return field(parse, () => ({ type: "string", pattern: ADDRESS.source }), options);
 }
 
 /** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
 export function thread(options: { description?: string } = {}): Field<string | undefined> {
-  return field(
-    (value, name) => threadValue(value, name),
-    () =>
-      described({
-        type: "string",
-        minLength: 1,
-        maxLength: MAX_THREAD_CHARS,
-        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
-      }, options.description ?? "A conversation or session id (1 to 128 characters)."),
-  );
+  return field((value, name) => threadValue(value, name), () => ({
+    type: "string",
+    minLength: 1,
+    maxLength: MAX_THREAD_CHARS,
+    pattern: NO_CONTROLS,
+  }), {
+    description: options.description ?? "A conversation or session id (1 to 128 characters).",
+  });
 }
 
 /** A required vector of exactly `dimensions()` finite numbers. */

@@ -16,7 +16,6 @@ export {
   type RouteDoc,
   type RouteInput,
   type RouteInputValues,
-  type RouteMatch,
   type RouteOptions,
 } from "./router.ts";
 export type { Field, FieldGroup, JsonSchema, Member, Shape } from "./fields.ts";

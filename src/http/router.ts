@@ -139,8 +139,8 @@ export interface RouteOptions {
   doc?: RouteDoc;
 }
 
-/** A route as the kernel serves it (see `route` and `RouteOptions`). */
-export interface Route<C extends RouteContext = RouteContext> {
+/** A route as the kernel serves it: its `RouteOptions`, defaults filled in (see `route`). */
+export interface Route<C extends RouteContext = RouteContext> extends RouteOptions {
   /** Its method. */
   method: "GET" | "POST" | "DELETE" | "PUT" | "OPTIONS";
   /** The paths it serves. */
@@ -149,20 +149,10 @@ export interface Route<C extends RouteContext = RouteContext> {
   signed: boolean;
   /** The operations a delegate key needs for it. */
   operations: readonly Operation[];
-  /** The access-log entry it adds once it succeeds. */
-  access?: AccessOperation;
   /** Whether the owner's own key may sign it. */
   ownerKey: boolean;
-  /** When its replay claim is written. */
-  claim?: ClaimWrite;
   /** Whether the handler reads the body itself. */
   streamBody: boolean;
-  /** Its body limit, when not the server's. */
-  maxBodyBytes?: number;
-  /** What the kernel reads for it before `handle`. */
-  input?: RouteInput;
-  /** How the OpenAPI document describes it. */
-  doc?: RouteDoc;
   /** Answers a request. */
   handle(context: C): Promise<Response>;
 }
@@ -181,17 +171,13 @@ export function route<C extends RouteContext = RouteContext>(
   options: RouteOptions = {},
 ): Route<C> {
   return {
+    ...options,
     method,
     pattern: new URLPattern({ pathname }),
     signed: options.signed ?? false,
     operations: options.operations ?? [],
-    access: options.access,
     ownerKey: options.ownerKey ?? false,
-    claim: options.claim,
     streamBody: options.streamBody ?? false,
-    maxBodyBytes: options.maxBodyBytes,
-    input: options.input,
-    doc: options.doc,
     handle,
   };
 }

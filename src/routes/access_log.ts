@@ -13,7 +13,7 @@ import { integer, object, oneOf, string } from "../http/fields.ts";
 import { address, memoryId, optionalNamespace, time } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
 import { ACCESS_OPERATIONS, type AccessLog } from "../services/access_log.ts";
-import type { HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext } from "./context.ts";
 
 /** What the request of `context` touched, as access-log events of operation `op`. */
 function eventsOf(context: HandlerContext, op: AccessOperation) {
@@ -113,8 +113,7 @@ export function accessLogRoutes(log: AccessLog) {
       );
       return jsonResponse(200, page);
     }, {
-      signed: true,
-      ownerKey: true,
+      ...anyKeySigned,
       operations: ["audit"],
       input: { query: ACCESS_LOG },
       doc: {

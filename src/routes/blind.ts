@@ -16,7 +16,7 @@ import {
   MAX_BLIND_ENTRY_BYTES,
 } from "../services/blind_log.ts";
 import { allowsNamespace } from "../auth/scope.ts";
-import type { HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 
 const route = routesFor<HandlerContext>();
@@ -176,8 +176,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         }),
       });
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       input: { query: HEAD },
@@ -211,8 +210,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         receipts,
       });
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["erase"],
       access: "erase",
       input: { query: ERASE_NAMESPACE },
@@ -246,8 +244,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         }));
       return jsonResponse(200, { namespaces });
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       doc: {
@@ -283,8 +280,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       );
       return jsonResponse(200, { namespace: body.namespace, public_key: body.public_key });
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["write"],
       input: { body: LET_IN },
       doc: {
@@ -344,8 +340,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         records: records.map(recordJson),
       });
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       access: "list",
@@ -376,8 +371,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       touch(namespace, [id]);
       return jsonResponse(200, receipt);
     }, {
-      signed: true,
-      ownerKey: true, // the dashboard reads and erases in the browser
+      ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["erase"],
       access: "erase",
       input: { params: ERASE, query: IN_NAMESPACE },

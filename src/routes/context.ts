@@ -23,6 +23,9 @@ export interface HandlerContext extends RouteContext {
   stillAuthorized(): Promise<void>;
 }
 
+/** The options of a route signed by one of the account's delegate keys or by the owner's own key. */
+export const anyKeySigned = { signed: true, ownerKey: true };
+
 /** The provenance of what `caller` stores: its key's address and label (`remembered_by`). */
 export function provenanceOf(caller: VerifiedCaller): Provenance {
   return { address: caller.address, label: caller.label };

@@ -6,14 +6,11 @@ import { expiry, memoryId, namespace, tags, time } from "../http/memory_fields.t
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import { allowById, type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 const route = routesFor<HandlerContext>();
-
-/** Signed by one of the account's delegate keys or by the owner's own key. */
-const signed = { signed: true, ownerKey: true };
 
 const unknown = () => new SvcError("not_found", "No such memory");
 
@@ -83,7 +80,7 @@ function namespacesRoute(lifecycle: LifecycleService): Route<HandlerContext> {
     const namespaces = listed.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
     return jsonResponse(200, { namespaces });
   }, {
-    ...signed,
+    ...anyKeySigned,
     operations: ["read"],
     claim: "overlap",
     doc: {
@@ -113,7 +110,7 @@ function listRoute(lifecycle: LifecycleService): Route<HandlerContext> {
     touch(namespace, page.memories.map((memory) => memory.id));
     return jsonResponse(200, page);
   }, {
-    ...signed,
+    ...anyKeySigned,
     operations: ["read"],
     access: "list",
     input: { query: LIST },
@@ -143,7 +140,7 @@ function getRoute(lifecycle: LifecycleService): Route<HandlerContext> {
     if (!memory) throw unknown();
     return jsonResponse(200, memory);
   }, {
-    ...signed,
+    ...anyKeySigned,
     operations: ["read"],
     access: "get",
     input: { params: BY_ID },
@@ -171,7 +168,7 @@ function eraseRoute(lifecycle: LifecycleService): Route<HandlerContext> {
     if (!receipt) throw unknown();
     return jsonResponse(200, receipt);
   }, {
-    ...signed,
+    ...anyKeySigned,
     operations: ["erase"],
     access: "erase",
     input: { params: BY_ID },
@@ -203,7 +200,7 @@ function eraseNamespaceRoute(lifecycle: LifecycleService): Route<HandlerContext>
     touch(namespace, erased.receipts.map((receipt) => receipt.memory_id));
     return jsonResponse(200, erased);
   }, {
-    ...signed,
+    ...anyKeySigned,
     operations: ["erase"],
     access: "erase",
     input: { query: ERASE_NAMESPACE },
@@ -243,7 +240,7 @@ function updateRoute(lifecycle: LifecycleService): Route<HandlerContext> {
       supersedes: job.supersedes,
     });
   }, {
-    ...signed, // the owner key too: the dashboard's Edit
+    ...anyKeySigned, // the owner key too: the dashboard's Edit
     // A correction erases the version it replaces.
     operations: ["write", "erase"],
     access: "update",

@@ -7,7 +7,7 @@ import { allowsOperation } from "../auth/scope.ts";
 import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService } from "../services/memories.ts";
-import type { HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext } from "./context.ts";
 import { EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 import { embedRoute, manualRecallRoute, manualRememberRoute } from "./manual.ts";
 import { bulkRememberRoute, bulkStatusRoute, rememberJobRoute, rememberRoute } from "./remember.ts";
@@ -76,10 +76,9 @@ function recallRoute(service: MemoryService): Route<HandlerContext> {
     touch(namespace, recalled.results.map((result) => result.id));
     return jsonResponse(200, recalled);
   }, {
-    signed: true,
+    ...anyKeySigned, // the dashboard's search
     operations: ["read"],
     claim: "overlap",
-    ownerKey: true, // the dashboard's search
     access: "recall",
     input: { body: RECALL },
     doc: {

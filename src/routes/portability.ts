@@ -29,7 +29,7 @@ import {
   MAX_IMPORT_LINES,
 } from "../services/import.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import { type HandlerContext, provenanceOf } from "./context.ts";
+import { anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 /** The body limit of an import request: 500 lines of short memories, or a few long ones. */
@@ -149,8 +149,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         },
       });
     }, {
-      signed: true,
-      ownerKey: true, // the owner may export with its own key
+      ...anyKeySigned, // the owner may export with its own key
       operations: ["read"],
       access: "export",
       input: { query: EXPORT },

@@ -12,7 +12,7 @@ import { jsonResponse } from "../http/respond.ts";
 import { type Route, routesFor } from "../http/router.ts";
 import type { NamespaceActivity } from "../services/memory_catalog.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import type { HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext } from "./context.ts";
 import { EXAMPLE_OWNER } from "./examples.ts";
 
 const route = routesFor<HandlerContext>();
@@ -135,8 +135,7 @@ function statsRoute(lifecycle: LifecycleService): Route<HandlerContext> {
       memory_count: count,
     });
   }, {
-    signed: true,
-    ownerKey: true,
+    ...anyKeySigned,
     operations: ["read"],
     claim: "overlap",
     input: { body: STATS },
@@ -174,8 +173,7 @@ function ownerNamespacesRoute(lifecycle: LifecycleService): Route<HandlerContext
     const { limit, updated_after } = input.query;
     return jsonResponse(200, namespacePage(visible, limit, updated_after));
   }, {
-    signed: true,
-    ownerKey: true,
+    ...anyKeySigned,
     operations: ["read"],
     claim: "overlap",
     input: { params: OWNER, query: PAGE },

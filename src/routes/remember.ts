@@ -9,7 +9,7 @@ import type { PublicJob } from "../jobs/job_queue.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
 import type { Memory } from "../services/memory_view.ts";
-import { allowById, type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_JOB, EXAMPLE_MEMORY } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
@@ -250,8 +250,7 @@ export function rememberJobRoute(service: MemoryService): Route<HandlerContext> 
     touch(job.namespace);
     return jsonResponse(200, job);
   }, {
-    signed: true,
-    ownerKey: true, // the dashboard waits for a correction
+    ...anyKeySigned, // the dashboard waits for a correction
     operations: ["write"],
     claim: "overlap",
     doc: {

@@ -157,13 +157,19 @@ function mcpErrors(options: { session: boolean; body: boolean }): RouteDoc["resp
   return errors;
 }
 
-/** How an MCP route is documented: `summary`, its own `responses`, and its errors. */
-function mcpDoc(
+/**
+ * An MCP route forwarded by `mcp`, documented by `summary`, its own `responses`, and its errors
+ * (`session`: one that names a session; `body`: a POST's).
+ */
+function mcpRoute(
+  mcp: Forward,
+  method: Route["method"],
+  path: string,
   summary: string,
   responses: RouteDoc["responses"],
   options: { session: boolean; body?: RouteDoc["body"] },
-) {
-  return {
+): Route<HandlerContext> {
+  return route<HandlerContext>(method, path, mcp, {
     ...streamed,
     doc: {
       tag: "mcp",
@@ -174,7 +180,7 @@ function mcpDoc(
       body: options.body,
       responses: { ...mcpErrors({ session: options.session, body: !!options.body }), ...responses },
     },
-  };
+  });
 }
 
 /** The body of an MCP POST. */
@@ -186,49 +192,31 @@ const mcpMessage = {
 /** The MCP transports: Streamable HTTP, legacy SSE, and their CORS preflights. */
 function mcpRoutes(mcp: Forward): Route<HandlerContext>[] {
   return [
-    route<HandlerContext>(
-      "GET",
-      "/api/mcp",
+    mcpRoute(mcp, "GET", "/api/mcp", "MCP Streamable HTTP: the server's event stream", {
+      200: { description: "An event stream.", contentType: "text/event-stream" },
+    }, { session: true }),
+    mcpRoute(mcp, "POST", "/api/mcp", "MCP Streamable HTTP: send a message", {
+      200: { description: "The answer, as JSON or an event stream." },
+      202: { description: "A notification or answer, accepted." },
+    }, { session: true, body: mcpMessage }),
+    mcpRoute(mcp, "DELETE", "/api/mcp", "MCP Streamable HTTP: end the session", {
+      200: { description: "Ended." },
+    }, { session: true }),
+    mcpRoute(mcp, "GET", "/api/mcp/sse", "MCP over SSE (legacy): open a session's event stream", {
+      200: {
+        description: "An event stream; its first event names the messages URL.",
+        contentType: "text/event-stream",
+      },
+    }, { session: false }),
+    mcpRoute(
       mcp,
-      mcpDoc("MCP Streamable HTTP: the server's event stream", {
-        200: { description: "An event stream.", contentType: "text/event-stream" },
-      }, { session: true }),
-    ),
-    route<HandlerContext>(
-      "POST",
-      "/api/mcp",
-      mcp,
-      mcpDoc("MCP Streamable HTTP: send a message", {
-        200: { description: "The answer, as JSON or an event stream." },
-        202: { description: "A notification or answer, accepted." },
-      }, { session: true, body: mcpMessage }),
-    ),
-    route<HandlerContext>(
-      "DELETE",
-      "/api/mcp",
-      mcp,
-      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }, {
-        session: true,
-      }),
-    ),
-    route<HandlerContext>(
-      "GET",
-      "/api/mcp/sse",
-      mcp,
-      mcpDoc("MCP over SSE (legacy): open a session's event stream", {
-        200: {
-          description: "An event stream; its first event names the messages URL.",
-          contentType: "text/event-stream",
-        },
-      }, { session: false }),
-    ),
-    route<HandlerContext>(
       "POST",
       "/api/mcp/messages",
-      mcp,
-      mcpDoc("MCP over SSE (legacy): send a message to a session (`?sessionId=`)", {
+      "MCP over SSE (legacy): send a message to a session (`?sessionId=`)",
+      {
         202: { description: "Accepted; the answer comes on the event stream." },
-      }, { session: true, body: mcpMessage }),
+      },
+      { session: true, body: mcpMessage },
     ),
     ...["/api/mcp", "/api/mcp/sse", "/api/mcp/messages"].map((path) =>
       route<HandlerContext>("OPTIONS", path, mcp, {
@@ -247,9 +235,15 @@ function mcpRoutes(mcp: Forward): Route<HandlerContext>[] {
   ];
 }
 
-/** How a sponsor route is documented: `summary`, its body and an example of its answer. */
-function sponsorDoc(summary: string, body: RouteDoc["body"], example: unknown) {
-  return {
+/** A sponsor route forwarded by `sponsor`: `summary`, its body and an example of its answer. */
+function sponsorRoute(
+  sponsor: Forward,
+  path: string,
+  summary: string,
+  body: RouteDoc["body"],
+  example: unknown,
+): Route<HandlerContext> {
+  return route<HandlerContext>("POST", path, sponsor, {
     ...streamed,
     doc: {
       tag: "sponsor",
@@ -277,7 +271,7 @@ function sponsorDoc(summary: string, body: RouteDoc["body"], example: unknown) {
         503: { description: "The sidecar is down." },
       },
     },
-  };
+  });
 }
 
 /** The schema of a string of at most `max` bytes. */
@@ -288,46 +282,36 @@ function stringSchema(description: string, max: number) {
 /** The sponsored-transaction endpoints. */
 function sponsorRoutes(sponsor: Forward): Route<HandlerContext>[] {
   return [
-    route<HandlerContext>(
-      "POST",
-      "/sponsor",
-      sponsor,
-      sponsorDoc("Sponsor a ledger transaction (its gas is paid)", {
-        description: "`{transactionKind (base64), sender}`, at most 64 KiB.",
-        example: { transactionKind: "AAACAQ…", sender: "0x…" },
-        schema: {
-          type: "object",
-          required: ["transactionKind", "sender"],
-          properties: {
-            transactionKind: {
-              type: "string",
-              contentEncoding: "base64",
-              description: "The transaction's kind (its commands, without gas), BCS in base64.",
-            },
-            sender: stringSchema("The owner's address (`0x…`), who signs the transaction.", 256),
+    sponsorRoute(sponsor, "/sponsor", "Sponsor a ledger transaction (its gas is paid)", {
+      description: "`{transactionKind (base64), sender}`, at most 64 KiB.",
+      example: { transactionKind: "AAACAQ…", sender: "0x…" },
+      schema: {
+        type: "object",
+        required: ["transactionKind", "sender"],
+        properties: {
+          transactionKind: {
+            type: "string",
+            contentEncoding: "base64",
+            description: "The transaction's kind (its commands, without gas), BCS in base64.",
           },
+          sender: stringSchema("The owner's address (`0x…`), who signs the transaction.", 256),
         },
-      }, { bytes: "AAAC…", digest: "5Hq…" }),
-    ),
-    route<HandlerContext>(
-      "POST",
-      "/sponsor/execute",
-      sponsor,
-      sponsorDoc("Execute a sponsored transaction the owner signed", {
-        description: "`{digest, signature}`, at most 64 KiB.",
-        example: { digest: "5Hq…", signature: "AJ3…" },
-        schema: {
-          type: "object",
-          required: ["digest", "signature"],
-          properties: {
-            digest: stringSchema("The digest `/sponsor` answered.", 256),
-            signature: stringSchema(
-              "The owner's signature of the sponsored bytes (Sui, base64).",
-              4096,
-            ),
-          },
+      },
+    }, { bytes: "AAAC…", digest: "5Hq…" }),
+    sponsorRoute(sponsor, "/sponsor/execute", "Execute a sponsored transaction the owner signed", {
+      description: "`{digest, signature}`, at most 64 KiB.",
+      example: { digest: "5Hq…", signature: "AJ3…" },
+      schema: {
+        type: "object",
+        required: ["digest", "signature"],
+        properties: {
+          digest: stringSchema("The digest `/sponsor` answered.", 256),
+          signature: stringSchema(
+            "The owner's signature of the sponsored bytes (Sui, base64).",
+            4096,
+          ),
         },
-      }, { digest: "5Hq…", effects: {} }),
-    ),
+      },
+    }, { digest: "5Hq…", effects: {} }),
   ];
 }
