@@ -38,6 +38,7 @@ import { errorResponse, FailureLog } from "./respond.ts";
 import {
   type ConnectionInfo,
   matchRoute,
+  peerAddress,
   type Route,
   type RouteContext,
   type RouteInput,
@@ -137,18 +138,13 @@ function requestIdOf(request: Request): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
 }
 
-function remoteHostname(_request: Request, info?: ConnectionInfo): string {
-  const remote = info?.remoteAddr;
-  return remote && "hostname" in remote ? remote.hostname : "unknown";
-}
-
 /** Builds a server's handler from its route table and hooks (see the module comment). */
 export function createHttpHandler<C extends RouteContext = RouteContext, A = undefined>(
   options: HttpHandlerOptions<C, A>,
 ): HttpHandler {
   const { routes, logger } = options;
   const failures = new FailureLog(logger);
-  const clientAddress = options.clientAddress ?? remoteHostname;
+  const clientAddress = options.clientAddress ?? ((_request, info) => peerAddress(info));
   const notFound = options.notFound ?? ((pathname: string) => `No route for ${pathname}`);
 
   async function dispatch(

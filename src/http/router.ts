@@ -21,6 +21,12 @@ export interface ConnectionInfo {
   remoteAddr: Deno.Addr;
 }
 
+/** The address of the connection's client (`"unknown"` without one). */
+export function peerAddress(info?: ConnectionInfo): string {
+  const remote = info?.remoteAddr;
+  return remote && "hostname" in remote ? remote.hostname : "unknown";
+}
+
 /** What the kernel gives every route handler. */
 export interface RouteContext {
   /** The request. */

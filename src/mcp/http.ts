@@ -47,7 +47,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     }
     if (Array.isArray(body) && body.length > 1) {
       // Refused before a session is opened (and counted against the address's openings).
-      return rpcError(400, "An initialize request is sent alone, not in a batch", {}, -32600);
+      return rpcError(400, "An initialize request is sent alone, not in a batch", { code: -32600 });
     }
     const opened = await openSession(options, identity, request, address, "streamable", idOf(body));
     if (opened instanceof Response) return opened;

@@ -31,13 +31,10 @@ export type IdentifiedHandler = (
 
 /** A 401 in JSON-RPC's shape; the relayer's `reason` (`expired_key`, …) in its `data`. */
 export function unauthorized(message: string, reason?: unknown): Response {
-  return rpcError(
-    401,
-    message,
-    { "www-authenticate": `Bearer realm="svc", error="invalid_token"` },
-    undefined,
-    typeof reason === "string" ? { reason } : undefined,
-  );
+  return rpcError(401, message, {
+    headers: { "www-authenticate": `Bearer realm="svc", error="invalid_token"` },
+    data: typeof reason === "string" ? { reason } : undefined,
+  });
 }
 
 async function identityOf(request: Request): Promise<Identity | Response> {

@@ -66,7 +66,7 @@ function requestedNamespace(
     return header === undefined ? undefined : validNamespace(utf8Header(header), "x-svc-namespace");
   } catch (error) {
     // Answers the initialize request's id, as JSON-RPC asks.
-    return rpcError(400, (error as SvcError).message, {}, -32000, undefined, requestId);
+    return rpcError(400, (error as SvcError).message, { id: requestId });
   }
 }
 
@@ -86,11 +86,11 @@ function unverified(error: unknown, logger: Logger): Response {
   }
   if (error instanceof SvcError && error.code === "rate_limited") {
     const seconds = String(error.details.retry_after_seconds ?? 60);
-    return rpcError(429, error.message, { "retry-after": seconds });
+    return rpcError(429, error.message, { headers: { "retry-after": seconds } });
   }
   logger.warn("cannot verify MCP credentials", { error });
   return rpcError(503, "Cannot verify the credentials: the relayer is unavailable", {
-    "retry-after": "5",
+    headers: { "retry-after": "5" },
   });
 }
 
@@ -145,9 +145,8 @@ export async function openSession(
   const { client, namespaces } = verified;
   const admission = sessions.admit(address, identity.fingerprint);
   if (!admission.ok) {
-    const seconds = String(admission.retryAfterSeconds);
     return rpcError(429, `Too many MCP sessions: ${admission.reason}`, {
-      "retry-after": seconds,
+      headers: { "retry-after": String(admission.retryAfterSeconds) },
     });
   }
   // Registered at once, so that concurrent openings count against the limits.
@@ -180,7 +179,7 @@ export async function openSession(
 
 /** The answer to a request for a session that ended, expired or never was. */
 export function sessionNotFound(): Response {
-  return rpcError(404, "Session not found: it ended or expired; start a new one", {}, -32001);
+  return rpcError(404, "Session not found: it ended or expired; start a new one", { code: -32001 });
 }
 
 /**

@@ -43,7 +43,7 @@ export async function serveStreamable(
     const ids = requestIds(parsedBody);
     const reused = ids.find((id, i) => calls.has(id) || ids.indexOf(id) !== i);
     if (reused !== undefined) {
-      return Promise.resolve(rpcError(400, IN_PROGRESS, {}, CALL_REFUSED, undefined, reused));
+      return Promise.resolve(rpcError(400, IN_PROGRESS, { code: CALL_REFUSED, id: reused }));
     }
     const answer = transport.handleRequest(req, { parsedBody });
     if (req.method === "DELETE") return answer;
@@ -64,7 +64,7 @@ export async function serveSse({ server, session }: OpenedSession): Promise<Resp
     try {
       transport.handleMessage(body);
     } catch {
-      return Promise.resolve(rpcError(400, "Invalid JSON-RPC message", {}, -32600));
+      return Promise.resolve(rpcError(400, "Invalid JSON-RPC message", { code: -32600 }));
     }
     return Promise.resolve(new Response("Accepted", { status: 202 }));
   };

@@ -10,15 +10,21 @@ import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 /** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 
-/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
+/**
+ * A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body): code
+ * -32000 and id `null` unless given.
+ */
 export function rpcError(
   status: number,
   message: string,
-  headers: Record<string, string> = {},
-  code = -32000,
-  data?: Record<string, unknown>,
-  id: string | number | null = null,
+  options: {
+    headers?: Record<string, string>;
+    code?: number;
+    data?: Record<string, unknown>;
+    id?: string | number | null;
+  } = {},
 ): Response {
+  const { headers = {}, code = -32000, data, id = null } = options;
   const error = { code, message, ...(data && { data }) };
   return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
     status,
@@ -28,8 +34,8 @@ export function rpcError(
 
 /** The JSON-RPC answer (413) to an MCP message over {@link MAX_MCP_BODY_BYTES}. */
 export function mcpBodyTooLarge(): Response {
-  return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`, {}, -32000, {
-    limit_bytes: MAX_MCP_BODY_BYTES,
+  return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`, {
+    data: { limit_bytes: MAX_MCP_BODY_BYTES },
   });
 }
 
@@ -51,14 +57,14 @@ export async function readJsonRpcBody(request: Request): Promise<unknown | Respo
   try {
     body = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (error) {
-    return rpcError(400, `Parse error: the body is ${jsonProblem(error)}`, {}, -32700);
+    return rpcError(400, `Parse error: the body is ${jsonProblem(error)}`, { code: -32700 });
   }
   if (Array.isArray(body) && (body.length === 0 || body.length > MAX_BATCH)) {
-    return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);
+    return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, { code: -32600 });
   }
   const refused = [body].flat().map(refusal).find((problem) => problem !== undefined);
   if (!refused) return body;
   // A single request's error answers its id, as JSON-RPC asks.
   const id = Array.isArray(body) ? null : idOf(body);
-  return rpcError(400, refused.message, {}, refused.code, undefined, id);
+  return rpcError(400, refused.message, { code: refused.code, id });
 }

@@ -10,6 +10,7 @@
  * - Each client address may start `maxNewPerAddressPerMinute` sessions a minute.
  * - `maxTotal` sessions at most, whoever holds them.
  */
+import { sleep } from "@svc/util/sleep";
 import { RateLimiter } from "../rate_limiter.ts";
 import { isLoopbackAddress } from "../http/relayer_names.ts";
 
@@ -29,7 +30,6 @@ export interface SessionLimits {
 
 /** How often a stop looks again whether the running calls are answered. */
 const ANSWER_POLL_MS = 50;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxTotal: 1000,

@@ -31,31 +31,14 @@ function eventsOf(context: HandlerContext, op: AccessOperation) {
 
 /** `response` whose body, once read to its end or cancelled, calls `done` (once). */
 function onceSent(response: Response, done: () => void): Response {
-  const source = response.body!.getReader();
   let called = false;
   const finish = () => {
     if (!called) done();
     called = true;
   };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: ended, value } = await source.read();
-        if (ended) {
-          finish();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        finish();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      finish();
-      await source.cancel(reason);
-    },
-  });
-  return new Response(body, response);
+  // Pulled as its client reads, no chunk ahead: what was read is what was sent.
+  const relay = new TransformStream({ flush: finish, cancel: finish }, { highWaterMark: 0 });
+  return new Response(response.body!.pipeThrough(relay), response);
 }
 
 /** `routes`, each with an `access` option appending to `log` once it answers below 400. */

@@ -11,7 +11,7 @@ import { timingSafeEqual } from "@svc/util/keys";
 import type { AuthFailureLimiter } from "../auth/failure_limiter.ts";
 import { SvcError } from "../errors.ts";
 import { isLoopbackAddress } from "../http/relayer_names.ts";
-import { route } from "../http/router.ts";
+import { peerAddress, route } from "../http/router.ts";
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from "../metrics/registry.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -33,9 +33,7 @@ export interface MetricsAccess {
  * so is the client address (which, behind a trusted proxy, is the one the proxy forwarded).
  */
 function fromThisMachine({ clientAddress, info }: HandlerContext): boolean {
-  const peer = info?.remoteAddr;
-  const peerAddress = peer && "hostname" in peer ? peer.hostname : "";
-  return isLoopbackAddress(peerAddress) && isLoopbackAddress(clientAddress);
+  return isLoopbackAddress(peerAddress(info)) && isLoopbackAddress(clientAddress);
 }
 
 function admit(context: HandlerContext, access: MetricsAccess): void {

@@ -5,7 +5,7 @@
  * ledger's package, whose version is 1.
  */
 import { jsonResponse } from "../http/respond.ts";
-import { route, routesFor } from "../http/router.ts";
+import { routesFor } from "../http/router.ts";
 import { field, object, text } from "../http/fields.ts";
 import { API_VERSION, MIN_CLIENT_VERSION, MIN_SUPPORTED_SDK, VERSION } from "../version.ts";
 import type { HandlerContext } from "./context.ts";
@@ -43,65 +43,63 @@ export function reachedOrigin(request: Request, origins: Iterable<string> = []):
   return [...origins].find((known) => new URL(known).host === host) ?? origin;
 }
 
+const route = routesFor<HandlerContext>();
+
+/** The public service routes; see the module documentation. */
 export function serviceRoutes(health: HealthInfo) {
   return [
-    route<HandlerContext>(
-      "GET",
-      "/health",
-      () =>
-        Promise.resolve(jsonResponse(health.stopping() ? 503 : 200, {
-          status: health.stopping() ? "stopping" : "ok",
-          version: VERSION,
-          apiVersion: API_VERSION,
-          mode: health.mode,
-          packageId: health.packageId,
-          backends: health.backends,
-          receiptKey: health.receiptKey,
-          sidecar: health.sidecar(),
-          mcpSessions: health.mcpSessions(),
-          writes: health.writes(),
-          jobs: health.jobs(),
-          operatorBlind: health.operatorBlind,
-        })),
-      {
-        doc: {
-          tag: "service",
-          summary: "Whether the relayer is up, and what it runs on",
-          responses: {
-            200: {
-              description: "Up.",
-              example: {
-                status: "ok",
-                version: VERSION,
-                apiVersion: API_VERSION,
-                mode: "embedded",
-                packageId: "0x…",
-                backends: {
-                  chain: "local-ledger",
-                  cipher: "local-envelope-aes-256-gcm",
-                  blobStore: "sqlite",
-                  vectorStore: "encrypted",
-                  embedder: "svc-glove100-sif-oov28-v1",
-                  llm: "local-extractive",
-                },
-                receiptKey: "5f0c…",
-                sidecar: "up",
-                mcpSessions: 2,
-                writes: "accepted",
-                jobs: { unfinished: 0, deadLettered: 0 },
-                operatorBlind: true,
+    route("GET", "/health", () =>
+      Promise.resolve(jsonResponse(health.stopping() ? 503 : 200, {
+        status: health.stopping() ? "stopping" : "ok",
+        version: VERSION,
+        apiVersion: API_VERSION,
+        mode: health.mode,
+        packageId: health.packageId,
+        backends: health.backends,
+        receiptKey: health.receiptKey,
+        sidecar: health.sidecar(),
+        mcpSessions: health.mcpSessions(),
+        writes: health.writes(),
+        jobs: health.jobs(),
+        operatorBlind: health.operatorBlind,
+      })), {
+      doc: {
+        tag: "service",
+        summary: "Whether the relayer is up, and what it runs on",
+        responses: {
+          200: {
+            description: "Up.",
+            example: {
+              status: "ok",
+              version: VERSION,
+              apiVersion: API_VERSION,
+              mode: "embedded",
+              packageId: "0x…",
+              backends: {
+                chain: "local-ledger",
+                cipher: "local-envelope-aes-256-gcm",
+                blobStore: "sqlite",
+                vectorStore: "encrypted",
+                embedder: "svc-glove100-sif-oov28-v1",
+                llm: "local-extractive",
               },
+              receiptKey: "5f0c…",
+              sidecar: "up",
+              mcpSessions: 2,
+              writes: "accepted",
+              jobs: { unfinished: 0, deadLettered: 0 },
+              operatorBlind: true,
             },
-            503: {
-              description: "Stopping (`SVC_STOP_DRAIN_SECONDS`): the relayer still answers, but " +
-                "a load balancer should send its requests elsewhere. The body is as for 200, its " +
-                "status `stopping`.",
-            },
+          },
+          503: {
+            description: "Stopping (`SVC_STOP_DRAIN_SECONDS`): the relayer still answers, but " +
+              "a load balancer should send its requests elsewhere. The body is as for 200, its " +
+              "status `stopping`.",
           },
         },
       },
-    ),
-    route<HandlerContext>("GET", "/version", () => Promise.resolve(jsonResponse(200, VERSIONS)), {
+    }),
+    route("GET", "/version", () => Promise.resolve(jsonResponse(200, VERSIONS)), {
       doc: {
         tag: "service",
         summary: "The relayer's version and the oldest client versions it serves",
@@ -109,7 +107,7 @@ export function serviceRoutes(health: HealthInfo) {
       },
     }),
     // Network mode names no node: SVC_SUI_RPC_URL may carry a provider's key.
-    route<HandlerContext>("GET", "/config", ({ request }) =>
+    route("GET", "/config", ({ request }) =>
       Promise.resolve(jsonResponse(
         200,
         health.mode === "network" ? { packageId: health.packageId, network: "custom" } : {
@@ -134,7 +132,7 @@ export function serviceRoutes(health: HealthInfo) {
         },
       },
     }),
-    routesFor<HandlerContext>()("POST", "/config/sui", ({ input: { body } }) => {
+    route("POST", "/config/sui", ({ input: { body } }) => {
       const { id, method, params } = body;
       const answer = health.mode !== "network" && method === "sui_getObject" &&
           params[0] === health.packageId

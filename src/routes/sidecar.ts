@@ -61,7 +61,7 @@ function forwardMcp(
       if (error.code === "payload_too_large") return mcpBodyTooLarge();
       if (error.code === "backend_unavailable") failures.failed(context.requestId, error);
       const data = Object.keys(error.details).length ? error.details : undefined;
-      return rpcError(error.status, error.message, error.headers, -32000, data);
+      return rpcError(error.status, error.message, { headers: error.headers, data });
     }
   };
 }
