@@ -8,12 +8,11 @@
  */
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { type Route, route, type RouteContext } from "../http/router.ts";
-import { rpcError } from "./json_rpc_body.ts";
 import { preflight } from "./cors.ts";
 import { guarded, type Identity } from "./http_auth.ts";
 import { answerInSession, type McpSessionOptions, openSession } from "./http_sessions.ts";
 import { MESSAGES_PATH, serveSse, serveStreamable } from "./http_transports.ts";
-import { readJsonRpcBody } from "./json_rpc_body.ts";
+import { readJsonRpcBody, rpcError } from "./json_rpc_body.ts";
 import { idOf } from "./messages.ts";
 
 export { MAX_CALLS_IN_FLIGHT } from "./calls_in_flight.ts";

@@ -56,7 +56,7 @@ const ENABLE = object({
     }
   },
 });
-const HEAD = object({ namespace: namespace() });
+const IN_NAMESPACE = object({ namespace: namespace() });
 const LET_IN = object({
   namespace: namespace(),
   public_key: string({ required: true, description: "The key let in (64 hex characters)." }),
@@ -98,7 +98,6 @@ const READ = object({
   limit: integer({ fallback: 500, min: 1, max: 1000 }),
 });
 const ERASE = object({ id: memoryId({ required: true }) });
-const IN_NAMESPACE = object({ namespace: namespace() });
 const ERASE_NAMESPACE = object({
   namespace: namespace({ required: "namespace is required to erase a namespace" }),
   confirm: string({ required: true, description: "The namespace's name again." }),
@@ -179,7 +178,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       ...anyKeySigned, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
-      input: { query: HEAD },
+      input: { query: IN_NAMESPACE },
       doc: {
         tag,
         summary: "A namespace's head, and its content key wrapped for the calling key",
