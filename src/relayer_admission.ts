@@ -19,6 +19,7 @@ import {
 } from "./auth/verify.ts";
 import { SvcError } from "./errors.ts";
 import type { ConnectionInfo, HttpHandlerOptions } from "./http/kernel.ts";
+import { peerAddress } from "./http/router.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import type { RelayerOptions } from "./relayer_options.ts";
 
@@ -66,8 +67,7 @@ export function clientAddressOf(
     // The proxy appends the address it saw: the last entry is the one to trust.
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (options.trustProxy && forwarded) return forwarded;
-    const remote = info?.remoteAddr;
-    return remote && "hostname" in remote ? remote.hostname : "unknown";
+    return peerAddress(info);
   };
 }
 
