@@ -61,8 +61,14 @@ const DATE =
 /** A question for a weight, which only `answerKinds` tells. */
 const WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
 
-/** `question` as its kind is read from. */
-const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+/** `question` as its kind is read from: trimmed, lower case, apostrophes straight. */
+export const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+
+/** `text`'s words: lower case, in one Unicode form, apostrophes straight ("o'brien's"). */
+export function wordsOfText(text: string): string[] {
+  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")
+    .match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
+}
 
 /**
  * The kind of answer `question` asks for, as ranking weighs it (never a name); `undefined` when it
@@ -171,8 +177,7 @@ export function holdsAnswer(
   type: AnswerType,
   known: ReadonlySet<string> = new Set(),
 ): boolean {
-  const words = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ??
-    [];
+  const words = wordsOfText(text);
   switch (type) {
     case "time":
       return words.some((word) => TIME_WORDS.has(word)) ||

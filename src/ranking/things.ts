@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { isTimeWord } from "./answer_types.ts";
+import { asked, isTimeWord } from "./answer_types.ts";
 import lexicon from "./things.json" with { type: "json" };
 
 /** The kinds often called by a make, a breed or a title ("a Skoda", "a Persian"). */
@@ -45,9 +45,8 @@ const PATTERNS = [
  * …); `undefined` when it asks for none the lexicon knows.
  */
 export function askedThing(question: string): string | undefined {
-  const asked = question.trim().toLowerCase().replace(/[’‘]/g, "'");
   for (const pattern of PATTERNS) {
-    const noun = pattern.exec(asked)?.[1];
+    const noun = pattern.exec(asked(question))?.[1];
     const kind = noun && singulars(noun).map((form) => ASKED.get(form)).find(Boolean);
     if (kind) return kind;
   }

@@ -12,7 +12,13 @@
  * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
  * ```
  */
-import { answerKinds, asksOwnName, mayHoldAnswer, nameLetters } from "../ranking/answer_types.ts";
+import {
+  answerKinds,
+  asksOwnName,
+  mayHoldAnswer,
+  nameLetters,
+  wordsOfText,
+} from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
 import { askedThing, namesThing } from "../ranking/things.ts";
@@ -62,15 +68,13 @@ export async function lackedAnswer(
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = (await lookup.read(ids))
-    .filter((text) => text === null || !subject.calls || subject.calls(rankedText(text)));
+    .map((text) => text === null ? null : rankedText(text))
+    .filter((text) => text === null || !subject.calls || subject.calls(text));
   if (texts.length === 0) return undefined;
   const known = knownNames(query, subject.about, names, texts);
-  // The people the memories name are no things ("my sister Hanne").
-  const people = new Set([...known, ...texts.flatMap((text) => peopleIn(text))]);
-  const holds = (text: string) =>
-    thing
-      ? namesThing(rankedText(text), thing, people)
-      : kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
+  const holds = thing
+    ? namesOf(thing, known, texts)
+    : (text: string) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
 }
@@ -93,7 +97,7 @@ function knownNames(
   const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
   const said = new Set(names.flatMap(wordsOf));
-  const read = texts.filter((text) => text !== null).map(rankedText);
+  const read = texts.filter((text) => text !== null);
   const theirs = (words: string[], relations: string[]) =>
     words.some((word) => known.has(word) || said.has(word)) ||
     relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
@@ -114,9 +118,18 @@ function placesIn(text: string): string[] {
     .map(([, word]) => nameLetters(word).toLowerCase());
 }
 
-/** The words of the names of the people `text` defines, as `wordsOf` gives them. */
-function peopleIn(text: string | null): string[] {
-  return text === null ? [] : definitions(rankedText(text)).flatMap(({ name }) => wordsOf(name));
+/**
+ * Whether a text names a thing of `kind`; the people `texts` name are no things ("my sister
+ * Hanne"), nor is whom the question asks about (`known`).
+ */
+function namesOf(kind: string, known: Set<string>, texts: (string | null)[]) {
+  const people = new Set([
+    ...known,
+    ...texts.flatMap((text) => text === null ? [] : definitions(text)).flatMap(({ name }) =>
+      wordsOf(name)
+    ),
+  ]);
+  return (text: string) => namesThing(text, kind, people);
 }
 
 /** `name`'s words, as `nameLetters` gives them, in lower case. */
@@ -173,10 +186,10 @@ async function subjectOf(
  * "my" or "our" ("my oldest friend"), or right after "the" ("the dog").
  */
 function callsBy(name: string, relations: string[]): (text: string) => boolean {
-  const [first] = wordsIn(name);
-  const lasts = new Set(relations.flatMap((relation) => wordsIn(relation).slice(-1)));
+  const [first] = wordsOfText(name);
+  const lasts = new Set(relations.flatMap((relation) => wordsOfText(relation).slice(-1)));
   return (text) => {
-    const words = wordsIn(text);
+    const words = wordsOfText(text);
     return words.some((word, at) =>
       word.replace(/'s$/, "") === first ||
       (word === "the" && lasts.has(words[at + 1])) ||
@@ -184,12 +197,6 @@ function callsBy(name: string, relations: string[]): (text: string) => boolean {
         words.slice(at + 1, at + 4).some((w) => lasts.has(w.replace(/'s$/, ""))))
     );
   };
-}
-
-/** `text`'s words as `callsBy` compares them: lower case, in one Unicode form, apostrophes straight. */
-function wordsIn(text: string): string[] {
-  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")
-    .match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
 }
 
 /** The memories the recall may show that hold one of the term sets, up to `ABOUT_MAX + 1`. */

@@ -15718,6 +15718,9 @@ var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last nam
 var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 var WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+function wordsOfText(text) {
+  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
+}
 function questionType(question) {
   return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
 }
@@ -15767,7 +15770,7 @@ function hasName(text, known) {
   });
 }
 function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
+  const words2 = wordsOfText(text);
   switch (type) {
     case "time":
       return words2.some((word) => TIME_WORDS.has(word)) || /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(text);
@@ -26096,9 +26099,8 @@ var PATTERNS = [
   /^what(?:'s| is| was) \p{L}+(?: \p{L}+)?['’]s (\p{L}+)\??$/u
 ];
 function askedThing(question) {
-  const asked3 = question.trim().toLowerCase().replace(/[’‘]/g, "'");
   for (const pattern of PATTERNS) {
-    const noun = pattern.exec(asked3)?.[1];
+    const noun = pattern.exec(asked(question))?.[1];
     const kind = noun && singulars(noun).map((form) => ASKED.get(form)).find(Boolean);
     if (kind) return kind;
   }
@@ -26156,14 +26158,10 @@ async function lackedAnswer(lookup, query, names) {
   if (!subject) return void 0;
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
-  const texts = (await lookup.read(ids)).filter((text) => text === null || !subject.calls || subject.calls(rankedText(text)));
+  const texts = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !subject.calls || subject.calls(text));
   if (texts.length === 0) return void 0;
   const known = knownNames(query, subject.about, names, texts);
-  const people = /* @__PURE__ */ new Set([
-    ...known,
-    ...texts.flatMap((text) => peopleIn(text))
-  ]);
-  const holds = (text) => thing ? namesThing(rankedText(text), thing, people) : kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
+  const holds = thing ? namesOf(thing, known, texts) : (text) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? {
     about: subject.about,
@@ -26174,7 +26172,7 @@ function knownNames(query, about, names, texts) {
   const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
   const said = new Set(names.flatMap(wordsOf));
-  const read = texts.filter((text) => text !== null).map(rankedText);
+  const read = texts.filter((text) => text !== null);
   const theirs = (words2, relations) => words2.some((word) => known.has(word) || said.has(word)) || relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
   const others = read.flatMap(definitions).filter(({ name, relations }) => !theirs(wordsOf(name), relations)).map(({ name }) => wordsOf(name)[0]);
   const following = new Set(read.flatMap((text) => namesAfter(text, known)));
@@ -26192,8 +26190,12 @@ function placesIn(text) {
     ...text.matchAll(/\b(?:at|in|from)(?: the)? (\p{Lu}[\p{L}'’]*)(?! family)/gu)
   ].map(([, word]) => nameLetters(word).toLowerCase());
 }
-function peopleIn(text) {
-  return text === null ? [] : definitions(rankedText(text)).flatMap(({ name }) => wordsOf(name));
+function namesOf(kind, known, texts) {
+  const people = /* @__PURE__ */ new Set([
+    ...known,
+    ...texts.flatMap((text) => text === null ? [] : definitions(text)).flatMap(({ name }) => wordsOf(name))
+  ]);
+  return (text) => namesThing(text, kind, people);
 }
 function wordsOf(name) {
   return name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
@@ -26230,15 +26232,12 @@ async function subjectOf({ owner, hasher }, query, names) {
   };
 }
 function callsBy(name, relations) {
-  const [first] = wordsIn(name);
-  const lasts = new Set(relations.flatMap((relation) => wordsIn(relation).slice(-1)));
+  const [first] = wordsOfText(name);
+  const lasts = new Set(relations.flatMap((relation) => wordsOfText(relation).slice(-1)));
   return (text) => {
-    const words2 = wordsIn(text);
+    const words2 = wordsOfText(text);
     return words2.some((word, at) => word.replace(/'s$/, "") === first || word === "the" && lasts.has(words2[at + 1]) || (word === "my" || word === "our") && words2.slice(at + 1, at + 4).some((w) => lasts.has(w.replace(/'s$/, ""))));
   };
-}
-function wordsIn(text) {
-  return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
 }
 function aboutIds({ index, shown: shown2 }, terms2) {
   const ids = /* @__PURE__ */ new Set();
