@@ -476,7 +476,7 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   const surname = await ask("What is Fergus's surname?", { explain: true });
   assert.deepEqual(surname.no_answer, { about: "Fergus", asks_for: "name" });
   const grew = await ask("Where did Fergus grow up?", { explain: true });
-  assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "place" });
+  assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "origin" });
   // A name after a preposition is a place, no part of his.
   await rememberAll(t, caller, [{ text: "Fergus swims at Sandycove with the club in Dalkey." }]);
   assert.deepEqual((await ask("What is Fergus's surname?", { explain: true })).no_answer, {
@@ -545,6 +545,63 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
     arguments: { query: "How old is Callum?" },
   });
   assert.equal(textOf(tool), "No matching memories found");
+});
+
+Deno.test("nothing matches: about a thing, a pet by name and kind, where someone is from", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [
+    { text: "My road bike is a blue Ribble with a carbon frame." },
+    { text: "I keep my road bike on a hook in the hallway." },
+    { text: "The piano was last tuned in January by Mr Pryce." },
+    { text: "The piano's middle C sticks in damp weather." },
+    { text: "Bertram the tortoise is about forty years old." },
+    { text: "Rosalind grows prize-winning dahlias in her back garden." },
+    { text: "My granddaughter Ellie is seven and mad about horses." },
+    { text: "Our vet does home visits on Thursdays." },
+    { text: "The man who owns our holiday cottage wants the deposit by May." },
+    { text: "The kids' school is a ten-minute walk from our flat." },
+    { text: "The hospital car park is free for visitors." },
+  ]);
+  const ask = (query: string) =>
+    t.signed(caller, "POST", "/api/recall", { query, explain: true }).then((res) => res.json());
+  const lacked = {
+    "How much did my road bike cost?": { about: "road bike", asks_for: "number" },
+    "What make is the piano?": { about: "piano", asks_for: "make" },
+    "How much does Bertram the tortoise weigh?": { about: "Bertram", asks_for: "weight" },
+    "Where did Rosalind grow up?": { about: "Rosalind", asks_for: "origin" },
+    "What is my granddaughter's favourite colour?": {
+      about: "my granddaughter",
+      asks_for: "colour",
+    },
+  };
+  for (const [question, why] of Object.entries(lacked)) {
+    const answer = await ask(question);
+    assert.deepEqual(answer.results, [], question);
+    assert.deepEqual(answer.no_answer, why, question);
+  }
+  // Someone is no thing, nor a place, nor what a question asks of a thing; a last word is the
+  // question's verb only after "did", "does" or "do" ("the school break" is no school).
+  for (
+    const question of [
+      "Which day does our vet do home visits?",
+      "When does the man who owns our holiday cottage want the deposit?",
+      "What is the postcode of our flat?",
+      "When is my wife at the hospital overnight?",
+      "When is the school break?",
+    ]
+  ) assert.equal((await ask(question)).no_answer, undefined, question);
+  // A memory with the kind of answer, in the thing's own words, answers.
+  await rememberAll(t, caller, [
+    { text: "I paid €900 for my road bike." },
+    { text: "The piano is a Yamaha upright." },
+    { text: "Rosalind was born and raised on a farm." },
+  ]);
+  for (const question of Object.keys(lacked).slice(0, 2).concat("Where did Rosalind grow up?")) {
+    const answer = await ask(question);
+    assert.equal(answer.no_answer, undefined, question);
+    assert.ok(answer.results.length > 0, question);
+  }
 });
 
 Deno.test("nothing matches: a memory's relation phrase of any length answers, never a 500", async () => {

@@ -5,8 +5,9 @@
  * "Dr.", "my sister"), a number ("How much do I earn?", "What is her phone number?" — digits,
  * "twelve"), a colour ("What colour is the van?" — "red", "ginger"), a name ("What is Fergus's
  * surname?", "What is the boat called?" — a capitalised word) or a date ("When is Bartek's
- * birthday?" — "in March", "on the 3rd", "the day after Christmas") or a weight ("How much does
- * Juno weigh?" — "40 kilos", "two stone"). A standalone fact
+ * birthday?" — "in March", "on the 3rd", "the day after Christmas"), a weight ("How much does
+ * Juno weigh?" — "40 kilos", "two stone") or where someone is from ("Where did Rosalind grow
+ * up?" — a name, "born", "raised"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -30,7 +31,8 @@ export type AnswerType =
   | "colour"
   | "name"
   | "date"
-  | "weight";
+  | "weight"
+  | "origin";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -60,6 +62,11 @@ const DATE =
 
 /** A question for a weight, which only `answerKinds` tells. */
 const WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
+/** A question for where someone is from, which only `answerKinds` tells. */
+const ORIGIN =
+  /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
+/** A question for a favourite colour, which only `answerKinds` tells. */
+const FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 
 /** `question` as its kind is read from: trimmed, lower case, apostrophes straight. */
 export const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
@@ -80,12 +87,14 @@ export function questionType(question: string): AnswerType | undefined {
 
 /**
  * The kinds of answer that answer `question`: the one it asks for, and a number too for "How
- * long …", which asks for a time or a length; a name; a date for a birthday or an anniversary.
- * None when it asks for no kind.
+ * long …", which asks for a time or a length; a name; a date for a birthday or an anniversary;
+ * a weight; where someone is from; a favourite colour. None when it asks for no kind.
  */
 export function answerKinds(question: string): AnswerType[] {
   if (DATE.test(asked(question))) return ["date"];
   if (WEIGHT.test(asked(question))) return ["weight"];
+  if (ORIGIN.test(asked(question))) return ["origin"];
+  if (FAVOURITE_COLOUR.test(asked(question))) return ["colour"];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? ["name"] : [];
   return type === "time" && /^how long\b/.test(asked(question)) ? [type, "number"] : [type];
@@ -199,8 +208,13 @@ export function holdsAnswer(
         /\d\s?(kgs?|g|lbs?|oz|st)\b/i.test(text);
     case "date":
       return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
+    case "origin":
+      return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
   }
 }
+
+/** Words that say where someone is from ("grew up on a farm", "a native of"). */
+const ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
 
 /** Words that say what someone or something is called ("Byrne is Fergus's surname"). */
 const NAMING = /\b(surname|name|named|called|née|nee)\b/i;
@@ -235,7 +249,7 @@ function startsWithName(text: string, known: ReadonlySet<string>): boolean {
 
 /**
  * Whether `text` may hold an answer of the kind `type`: what `holdsAnswer` finds; for a place
- * any phrase that places something; for a place or a name, a name as the first word. For
+ * any phrase that places something; for a place, a name or an origin, a name as the first word. For
  * telling that no memory answers a question.
  */
 export function mayHoldAnswer(
@@ -244,5 +258,5 @@ export function mayHoldAnswer(
   known: ReadonlySet<string> = new Set(),
 ): boolean {
   return holdsAnswer(text, type, known) || (type === "place" && LOCATIVE.test(text)) ||
-    ((type === "place" || type === "name") && startsWithName(text, known));
+    (["place", "name", "origin"].includes(type) && startsWithName(text, known));
 }

@@ -200,3 +200,31 @@ Deno.test("answerKinds: a weight, which a number alone does not hold", () => {
     assert.equal(holdsAnswer(text, "weight"), false, text);
   }
 });
+
+Deno.test("answerKinds: where someone is from, which a garden does not say", () => {
+  for (
+    const question of [
+      "Where did Rosalind grow up?",
+      "Where was my father born?",
+      "Where is Anselm from?",
+      "Where does Yuki come from?",
+    ]
+  ) assert.deepEqual(answerKinds(question), ["origin"], question);
+  assert.equal(questionType("Where did Rosalind grow up?"), "place");
+  assert.deepEqual(answerKinds("Where does Rosalind grow dahlias?"), ["place"]);
+  for (
+    const text of [
+      "Rosalind was raised on a farm.",
+      "Rosalind is a Dubliner.",
+      "Rosalind came over from the old country.",
+    ]
+  ) assert.equal(mayHoldAnswer(text, "origin", new Set(["rosalind"])), true, text);
+  const garden = "Rosalind grows prize-winning dahlias in her back garden.";
+  assert.equal(mayHoldAnswer(garden, "place", new Set(["rosalind"])), true);
+  assert.equal(mayHoldAnswer(garden, "origin", new Set(["rosalind"])), false);
+});
+
+Deno.test("answerKinds: a favourite colour, which ranking does not weigh", () => {
+  assert.deepEqual(answerKinds("What is my granddaughter's favourite colour?"), ["colour"]);
+  assert.equal(questionType("What is my granddaughter's favourite colour?"), undefined);
+});

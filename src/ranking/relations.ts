@@ -111,6 +111,11 @@ function relationsOf(named: string): string[] | undefined {
   return NOUNS.get(named) ?? (named.endsWith("s") ? NOUNS.get(named.slice(0, -1)) : undefined);
 }
 
+/** Whether `word` names a relation ("physio", "kids"). */
+export function namesRelation(word: string): boolean {
+  return relationsOf(word) !== undefined;
+}
+
 /** `a`'s `b`, by canonical names: "father sister" is an aunt. */
 const COMPOSED: Record<string, string> = {
   "partner mother": "mother-in-law",

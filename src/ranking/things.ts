@@ -1,7 +1,7 @@
 /**
  * Which one of a kind of thing an English question asks for ("What instrument does Ivan play?",
  * "What is Priya's favourite food?", "What breed of cat is Mungo?", "What does Noor do for a
- * living?"), and whether a memory's text names one. The words of each kind are WordNet's
+ * living?", "What make is the piano?"), and whether a memory's text names one. The words of each kind are WordNet's
  * (`things.json`, written by `tests/lexicon/things.py`), with words that speak of one without
  * naming it ("Ivan plays …", "Priya's favourite …"). "Nothing matches" reads them: when no
  * memory about Ivan names an instrument, none answers.
@@ -32,7 +32,7 @@ const ASKED = new Map(
 /** Where a question names the thing it asks which one of. */
 const PATTERNS = [
   /^(?:what|which) (?:kind|type|sort|make|brand) of (\p{L}+)/u,
-  /^(?:what|which) (breed)\b/u,
+  /^(?:what|which) (breed|make|brand|model)\b/u,
   /^what does .+ (do)(?: for a living| for work)?\??$/u,
   /^what did .+ (do) for (?:a living|work)\??$/u,
   /^(?:what|which)(?:'s| is| was| are| were)? .*\b(?:favourite|favorite) (\p{L}+)/u,
@@ -54,10 +54,11 @@ export function askedThing(question: string): string | undefined {
 }
 
 /**
- * Whether `text` names a thing of `kind`, or speaks of one ("plays", "favourite"). A name may name
- * a car, a drink, an instrument, a film, a book or a breed ("a battered Land Rover", "Bea's
- * Tesla", "loves Jaws"), unless it is one of `known` (lower case: the people the memories name),
- * a place ("from Kilkenny"), a time or the first word. A job may be any verb just after one of
+ * Whether `text` names a thing of `kind`, or speaks of one ("plays", "favourite"); "is a" only
+ * when no word of another kind follows ("Grace is a solicitor"). A name may name a make, a car, a
+ * drink, an instrument, a film, a book or a breed ("a battered Land Rover", "Bea's Tesla", "loves
+ * Jaws"), unless it is one of `known` (lower case: the people the memories name), a person ("Mr
+ * Pryce"), a place ("from Kilkenny"), a time, one letter or the first word. A job may be any verb just after one of
  * `known` ("Ahmed repairs boilers", "Paddy farmed").
  */
 export function namesThing(
@@ -78,16 +79,35 @@ export function namesThing(
   }
   const named = (at: number) =>
     NAMED.has(kind) && isThingName(said[at]) && first[at] > 0 && !known.has(forms[at]) &&
-    !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]);
+    !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]) &&
+    !TITLES.has(forms[first[at]]);
   const done = (at: number) =>
     kind === "job" && (known.has(forms[at - 1]) || known.has(forms[at - 2])) &&
     /^\p{Ll}{3,}(s|ed)$|^(taught|drove|ran|sold|built|wrote|made|kept)$/u.test(said[at]) &&
     !NO_JOB.has(forms[at]);
-  return forms.some((word, at) =>
-    [word, `${forms[at - 1]} ${word}`, `${forms[at - 2]} ${forms[at - 1]} ${word}`]
-      .some((phrase) => singulars(phrase).some((form) => words.has(form))) ||
-    named(at) || done(at)
-  );
+  // The word at `at`, and the two and three words ending there.
+  const phrases = (at: number) =>
+    [at, at - 1, at - 2].map((from) => forms.slice(Math.max(from, 0), at + 1).join(" "));
+  // "Grace is a solicitor" names a thing of another kind.
+  const other = (at: number) =>
+    [at, at + 1, at + 2].some((next) =>
+      next < forms.length && phrases(next).some((phrase) => ofOtherKind(phrase, kind))
+    );
+  return forms.some((_, at) => {
+    const found = phrases(at).find((phrase) => singulars(phrase).some((form) => words.has(form)));
+    if (found) return !(CUES.has(found) && other(at + 1));
+    return named(at) || done(at);
+  });
+}
+
+/** Cues that only say what follows may name one: "is a" in "Ivan is a drummer". */
+const CUES = new Set(["is a", "is an", "was a", "was an"]);
+
+/** Whether `phrase` names a thing of a kind other than `kind`, and none of `kind`. */
+function ofOtherKind(phrase: string, kind: string): boolean {
+  const forms = singulars(phrase);
+  const of = (words: Set<string>) => forms.some((form) => words.has(form) && !CUES.has(form));
+  return !of(KINDS.get(kind)!) && [...KINDS].some(([other, words]) => other !== kind && of(words));
 }
 
 /** Verbs after a name that say what someone does other than for a living. */
@@ -100,12 +120,16 @@ const NO_JOB = new Set(
 /** Words before a place ("from Kilkenny"), whose name names no thing. */
 const PLACED = new Set(["in", "at", "from", "to", "near", "into", "on"]);
 
+/** Titles before a person's name ("Mr Pryce"), which names no thing. */
+const TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir"]);
+
 /** Whether `word` begins with a capital. */
 const isCapital = (word: string) => /^\p{Lu}/u.test(word);
 
-/** Whether `word` may name a thing: a name, not "I" nor a time ("May", "Easter"). */
+/** Whether `word` may name a thing: a name, not "I'm", one letter ("middle C") nor a time. */
 function isThingName(word: string): boolean {
-  return isCapital(word) && !/^I('|$)/.test(word) && !isTimeWord(word.toLowerCase());
+  return isCapital(word) && word.length > 1 && !/^I'/.test(word) &&
+    !isTimeWord(word.toLowerCase());
 }
 
 /** `noun` and what it may be without a plural's ending ("tomatoes" → "tomatoe", "tomato"). */

@@ -14,6 +14,8 @@ Deno.test("askedThing: the kind of thing a question asks which one of", () => {
     "What is Noor's job?": "job",
     "What did Paddy do for a living?": "job",
     "Which language does Yuki speak at home?": "language",
+    "What make is the piano?": "make",
+    "What brand of laptop does Ivan have?": "make",
   };
   for (const [question, kind] of Object.entries(asked)) {
     assert.equal(askedThing(question), kind, question);
@@ -21,7 +23,6 @@ Deno.test("askedThing: the kind of thing a question asks which one of", () => {
   for (
     const question of [
       "What does Smudge do at night?",
-      "What make is the piano?",
       "Which school does Teodor go to?",
       "What is Saoirse's dissertation about?",
       "Where does Ivan play?",
@@ -72,6 +73,12 @@ Deno.test("namesThing: a memory that names one, or speaks of one", () => {
     ["Priya is doing a PhD in soil science at UCC.", "food"],
     ["Tomasz lives on strong black coffee and cigarettes.", "job"],
     ["Ivan has a cello.", "no such kind"],
+    // What follows "is a" names a thing of another kind; a title or one letter names no make.
+    ["Ivan is a solicitor in Cork.", "instrument"],
+    ["Ivan was a keen swimmer.", "instrument"],
+    ["The piano was last tuned by Mr Pryce.", "make"],
+    ["The piano's middle C sticks.", "make"],
+    ["Ivan goes wild for carrots.", "breed"],
   ];
   // Whom the question asks about is no thing: "Mungo" in "My cat Mungo".
   const known = new Set(["ivan", "mungo", "smudge", "marcus", "noor", "ruairi", "priya", "tomasz"]);
@@ -82,6 +89,7 @@ Deno.test("namesThing: a memory that names one, or speaks of one", () => {
       ["Bea's got a battered Land Rover Defender.", "car"],
       ["Luna is a Russian blue.", "breed"],
       ["Paddy is working through every Maigret in order.", "book"],
+      ["The piano is a Yamaha upright.", "make"],
     ]
   ) assert.equal(namesThing(text, kind), true, text);
   assert.equal(namesThing("Marcus comes from Kilkenny.", "car"), false);

@@ -1,11 +1,12 @@
 /**
- * "Nothing matches" for a question about someone: when no memory about whom a question asks
- * holds the kind of answer it asks for ("How old is Callum?", and no memory about Callum holds a
- * number), recall answers nothing. The kind is a time, a number, a colour, a place or a name
- * (`answerKinds`), or else a kind of thing ("What instrument does Ivan play?", `askedThing`); whom it asks about, a name ("Callum") or a relation ("my sister", with the
- * names the store gives her). A subject no memory mentions is left to the ranking, as is one
- * that more than `ABOUT_MAX` memories mention (a speaker of a conversation): then the answer may
- * be anywhere.
+ * "Nothing matches" for a question about someone or something: when no memory about whom or what
+ * a question asks holds the kind of answer it asks for ("How old is Callum?", and no memory about
+ * Callum holds a number), recall answers nothing. The kind is a time, a number, a colour, a place,
+ * where someone is from or a name (`answerKinds`), or else a kind of thing ("What instrument does
+ * Ivan play?", `askedThing`). Whom it asks about is a relation ("my sister", with the names the
+ * store gives her), a name ("Callum") or a thing ("my road bike"). A subject no memory mentions
+ * is left to the ranking, as is a person more than `ABOUT_MAX` memories mention (a speaker of a
+ * conversation): then the answer may be anywhere.
  *
  * @example
  * ```ts ignore
@@ -15,12 +16,20 @@
 import {
   answerKinds,
   asksOwnName,
+  isTimeWord,
   mayHoldAnswer,
   nameLetters,
   wordsOfText,
 } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
-import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
+import {
+  askedNames,
+  askedRelations,
+  bareName,
+  definitions,
+  namesRelation,
+} from "../ranking/relations.ts";
+import { STOP_WORDS } from "../ranking/stop_words.ts";
 import { askedThing, namesThing } from "../ranking/things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
@@ -63,14 +72,9 @@ export async function lackedAnswer(
   const asks_for = thing ?? kinds[0];
   // Not a person: "Who is Nemo?" asks what Nemo is, which any memory about Nemo may say.
   if (!asks_for || asks_for === "person") return undefined;
-  const subject = await subjectOf(lookup, query, names);
-  if (!subject) return undefined;
-  const ids = aboutIds(lookup, subject.terms);
-  if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
-  const texts = (await lookup.read(ids))
-    .map((text) => text === null ? null : rankedText(text))
-    .filter((text) => text === null || !subject.calls || subject.calls(text));
-  if (texts.length === 0) return undefined;
+  const found = await memoriesAbout(lookup, query, names);
+  if (!found) return undefined;
+  const { subject, texts } = found;
   const known = knownNames(query, subject.about, names, texts);
   const holds = thing
     ? namesOf(thing, known, texts)
@@ -81,8 +85,9 @@ export async function lackedAnswer(
 
 /**
  * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
- * of whom it asks about ("Fergus" is not Fergus's surname), and for a part of their own name, the
- * first names of the other people their memories `texts` name ("my brother Finbarr" is not
+ * of whom it asks about ("Fergus" is not Fergus's surname, "Killian" not where my stepson went
+ * to school), and for a part of their own name, the first names of the other people their
+ * memories `texts` name ("my brother Finbarr" is not
  * Breda's maiden name; "my uncle Finbarr Kelly" may hold it) and the places they name ("in
  * Douglas"). Whom a name holding theirs, or what the store says they are (`names`), defines is
  * them; a name right after theirs is theirs ("Fergus Ryan coaches my son Ryan" holds Fergus's
@@ -94,9 +99,9 @@ function knownNames(
   names: string[],
   texts: (string | null)[],
 ): Set<string> {
-  const known = new Set(wordsOf(about));
-  if (!asksOwnName(query)) return known;
   const said = new Set(names.flatMap(wordsOf));
+  const known = new Set([...wordsOf(about), ...said]);
+  if (!asksOwnName(query)) return known;
   const read = texts.filter((text) => text !== null);
   const theirs = (words: string[], relations: string[]) =>
     words.some((word) => known.has(word) || said.has(word)) ||
@@ -148,36 +153,117 @@ function namesAfter(text: string, known: ReadonlySet<string>): string[] {
 }
 
 /**
- * Whom a question asks about: the term sets their memories are found by (one a name), and for a
- * name, whether a memory found calls them by it or by what they are to the user.
+ * Whom or what a question asks about: the term sets their memories are found by, and whether a
+ * memory found calls them by their name, by what they are to the user, or by the thing's words.
  */
 interface Subject {
   about: string;
   terms: string[][];
   calls?: (text: string) => boolean;
+  /** Whether it is a thing ("my road bike"), not a person. */
+  thing?: boolean;
 }
 
-/** Whom `query` asks about (see `Subject`). */
-async function subjectOf(
+/**
+ * Whom `query` asks about and the texts of the memories about them: the first of its relation,
+ * the name it asks about and the things it names ("my road bike") that memories are about. A
+ * person more than `ABOUT_MAX` memories hold ends the search.
+ */
+async function memoriesAbout(
+  lookup: SubjectLookup,
+  query: string,
+  names: string[],
+): Promise<{ subject: Subject; texts: (string | null)[] } | undefined> {
+  for await (const subject of subjectsOf(lookup, query, names)) {
+    const ids = aboutIds(lookup, subject.terms);
+    // Too many memories name a person for one to be about them; fewer may hold a thing's name.
+    if (ids.length > ABOUT_MAX && !subject.thing) return undefined;
+    if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
+    const texts = (await lookup.read(ids))
+      .map((text) => text === null ? null : rankedText(text))
+      .filter((text) => text === null || !subject.calls || subject.calls(text));
+    if (texts.length > 0) return { subject, texts };
+  }
+  return undefined;
+}
+
+/** Whom `query` may ask about, in the order `memoriesAbout` reads them. */
+async function* subjectsOf(
   { owner, hasher }: SubjectLookup,
   query: string,
   names: string[],
-): Promise<Subject | undefined> {
+): AsyncGenerator<Subject> {
   const [relation] = askedRelations(query);
   if (relation) {
     const terms = [await hasher.relations(owner, relation.relations)];
     for (const name of names) terms.push(await hasher.hashQuery(owner, bareName(name)));
-    return { about: query.slice(relation.start, relation.end), terms };
+    yield { about: query.slice(relation.start, relation.end), terms };
   }
   const [named] = askedNames(query);
-  if (!named) return undefined;
-  // A memory may name them by what they are to the user ("my husband's best friend"), but not
-  // one that only shares a word with it ("two friends").
-  const name = bareName(named.name);
-  const terms = await Promise.all(
-    [name, ...names].map((words) => hasher.hashQuery(owner, words)),
-  );
-  return { about: named.name, terms, calls: callsBy(name, names) };
+  if (named) {
+    // A memory may name them by what they are to the user ("my husband's best friend"), but not
+    // one that only shares a word with it ("two friends").
+    const name = bareName(named.name);
+    const terms = await Promise.all(
+      [name, ...names].map((words) => hasher.hashQuery(owner, words)),
+    );
+    yield { about: named.name, terms, calls: callsBy(name, names) };
+  }
+  for (const thing of askedThings(query)) {
+    const words = wordsOfText(thing);
+    yield {
+      about: thing,
+      terms: [await hasher.hashQuery(owner, thing)],
+      calls: (text) => holdsPhrase(wordsOfText(text).map(singular), words.map(singular)),
+      thing: true,
+    };
+  }
+}
+
+/**
+ * The things `query` names after "my", "our" or "the": up to three words before a common one or
+ * the end. After "did", "does" or "do" the last word may be the question's verb: "road bike cost"
+ * and "road bike" in "How much did my road bike cost?". Not someone ("my physio", "the man"), a
+ * time ("the week"), a place after a preposition ("at the hospital") or what the question asks
+ * of a thing ("the postcode of our flat").
+ */
+function askedThings(query: string): string[] {
+  const words = wordsOfText(query);
+  const verbLast = words.some((word) => ["do", "does", "did"].includes(word));
+  const after = (owner: (at: number) => boolean) =>
+    words.flatMap((_, at) => {
+      if (!owner(at)) return [];
+      let end = at + 1;
+      while (end < words.length && !STOP_WORDS.has(words[end])) end++;
+      const run = words.slice(at + 1, end);
+      if (
+        run.length === 0 || run.length > 3 || ["of", "for"].includes(words[end]) ||
+        run.some((word) => word.includes("'") || isTimeWord(word) || isSomeone(word))
+      ) return [];
+      const last = verbLast && end === words.length && run.length > 1;
+      return last ? [run.join(" "), run.slice(0, -1).join(" ")] : [run.join(" ")];
+    });
+  return [
+    ...after((at) => words[at] === "my" || words[at] === "our"),
+    ...after((at) => words[at] === "the" && !PLACING.has(words[at - 1])),
+  ];
+}
+
+/** Words before a place ("at the hospital"), not whom or what a question asks about. */
+const PLACING = new Set("at in on to from into near by".split(" "));
+
+/** Words for someone, besides a relation ("the man who owns our holiday cottage"). */
+const PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
+
+/** Whether `word` names someone: a relation ("physio", "kids") or a person ("man"). */
+const isSomeone = (word: string) => PEOPLE.has(word) || namesRelation(word);
+
+/** `word` without a plural's "s" ("bikes" → "bike"). */
+const singular = (word: string) => word.length > 3 ? word.replace(/(?<!s)s$/, "") : word;
+
+/** Whether `words` holds `phrase`'s words in a row. */
+function holdsPhrase(words: string[], phrase: string[]): boolean {
+  return words.some((_, at) => phrase.every((word, n) => words[at + n] === word));
 }
 
 /**

@@ -49,6 +49,9 @@ KINDS = {
                      "employed", "unemployed", "self-employed", "career", "business", "runs",
                      "owns", "studies", "studying", "drives", "shift", "shifts", "office",
                      "for a living", "is a", "is an", "was a", "was an"]},
+    # A make or a model is a name ("a Yamaha", "a ThinkPad"), which WordNet does not list.
+    "make": {"named": True, "asked": ["make", "brand", "model", "manufacturer"], "senses": [],
+             "cues": ["made by", "brand", "model", "make"]},
     "breed": {"named": True, "asked": ["breed"], "senses": [("domestic_cat", 1), ("dog", 1), ("horse", 1)],
               "breed": True, "cues": ["breed", "cross", "pedigree", "moggy", "moggie", "mongrel",
                                       "mutt", "is a", "is an"]},
@@ -87,7 +90,7 @@ def read_nouns(folder: str):
             continue
         fields = line.partition("|")[0].split()
         count = int(fields[3], 16)
-        words = [fields[4 + 2 * i].lower() for i in range(count)]
+        words = [fields[4 + 2 * i] for i in range(count)]
         at = 4 + 2 * count
         pointers = [fields[at + 1 + 4 * i: at + 5 + 4 * i] for i in range(int(fields[at]))]
         hyponyms = [offset for symbol, offset, pos, _ in pointers if symbol == "~" and pos == "n"]
@@ -113,12 +116,11 @@ def words_of(kind: dict, synsets: dict, senses: dict) -> list[str]:
         seen.add(offset)
         names, hyponyms = synsets[offset]
         if not (kind.get("breed") and offset in roots):
-            words.update(name.replace("_", " ") for name in names)
-            # "Persian" for "Persian cat".
+            words.update(name.replace("_", " ").lower() for name in names)
+            # "Persian" for "Persian cat", not "wild" for "wild horse".
             if kind.get("breed"):
-                words.update(name.rpartition("_")[0].replace("_", " ") for name in names
-                             if name.rpartition("_")[2] in ANIMALS and name.replace("_", " ")
-                             not in NO_BREED)
+                words.update(name.rpartition("_")[0].replace("_", " ").lower() for name in names
+                             if name.rpartition("_")[2] in ANIMALS and name[0].isupper())
         stack.extend(hyponyms)
     if kind.get("breed"):
         words -= NO_BREED

@@ -11303,6 +11303,9 @@ var ONLY_AFTER = /* @__PURE__ */ new Set([
 function relationsOf(named) {
   return NOUNS.get(named) ?? (named.endsWith("s") ? NOUNS.get(named.slice(0, -1)) : void 0);
 }
+function namesRelation(word) {
+  return relationsOf(word) !== void 0;
+}
 var COMPOSED = {
   "partner mother": "mother-in-law",
   "partner father": "father-in-law",
@@ -15717,6 +15720,8 @@ var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|fu
 var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
 var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 var WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
+var ORIGIN = /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
+var FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function wordsOfText(text) {
   return text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
@@ -15730,6 +15735,12 @@ function answerKinds(question) {
   ];
   if (WEIGHT.test(asked(question))) return [
     "weight"
+  ];
+  if (ORIGIN.test(asked(question))) return [
+    "origin"
+  ];
+  if (FAVOURITE_COLOUR.test(asked(question))) return [
+    "colour"
   ];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? [
@@ -15788,8 +15799,11 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
       return words2.some((word) => WEIGHT_WORDS.has(word)) || /\d\s?(kgs?|g|lbs?|oz|st)\b/i.test(text);
     case "date":
       return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
+    case "origin":
+      return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
   }
 }
+var ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
 var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
@@ -15802,7 +15816,11 @@ function startsWithName(text, known) {
   return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
 }
 function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
-  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
+  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || [
+    "place",
+    "name",
+    "origin"
+  ].includes(type) && startsWithName(text, known);
 }
 
 // src/ranking/fusion.ts
@@ -25615,6 +25633,25 @@ var things_default = {
         "yuppie"
       ]
     },
+    make: {
+      asked: [
+        "make",
+        "brand",
+        "model",
+        "manufacturer"
+      ],
+      named: true,
+      words: [
+        "brand",
+        "favorite",
+        "favorites",
+        "favourite",
+        "favourites",
+        "made by",
+        "make",
+        "model"
+      ]
+    },
     breed: {
       asked: [
         "breed"
@@ -25643,7 +25680,6 @@ var things_default = {
         "arab",
         "arabian",
         "australian terrier",
-        "badger",
         "badger dog",
         "bangtail",
         "barker",
@@ -25657,7 +25693,6 @@ var things_default = {
         "belgian shepherd",
         "bernese mountain",
         "bernese mountain dog",
-        "bird",
         "bird dog",
         "black-and-tan coonhound",
         "black-and-tan terrier",
@@ -25693,16 +25728,12 @@ var things_default = {
         "burmese cat",
         "cairn",
         "cairn terrier",
-        "calico",
         "calico cat",
         "cardigan",
         "cardigan welsh corgi",
-        "carriage",
         "carriage dog",
-        "cart",
         "cart horse",
         "carthorse",
-        "cavalry",
         "cavalry horse",
         "cayuse",
         "charger",
@@ -25710,13 +25741,11 @@ var things_default = {
         "chihuahua",
         "chow",
         "chow chow",
-        "chrysanthemum",
         "chrysanthemum dog",
         "clumber",
         "clumber spaniel",
         "clydesdale",
         "clydesdale terrier",
-        "coach",
         "coach dog",
         "coach horse",
         "cob",
@@ -25727,7 +25756,6 @@ var things_default = {
         "coonhound",
         "corgi",
         "courser",
-        "cow",
         "cow pony",
         "cross",
         "crow-bait",
@@ -25738,19 +25766,14 @@ var things_default = {
         "dalmatian",
         "dandie dinmont",
         "dandie dinmont terrier",
-        "dark",
         "dark horse",
-        "dawn",
         "dawn horse",
         "deerhound",
         "dobbin",
         "doberman",
         "doberman pinscher",
-        "draft",
         "draft horse",
-        "draught",
         "draught horse",
-        "dray",
         "dray horse",
         "drayhorse",
         "egyptian",
@@ -25772,14 +25795,12 @@ var things_default = {
         "eskimo",
         "eskimo dog",
         "exmoor",
-        "farm",
         "farm horse",
         "favorite",
         "favorites",
         "favourite",
         "favourites",
         "feist",
-        "female",
         "female horse",
         "fice",
         "field spaniel",
@@ -25804,15 +25825,11 @@ var things_default = {
         "greyhound",
         "griffon",
         "groenendael",
-        "guide",
         "guide dog",
-        "gun",
         "gun dog",
         "hackney",
-        "harness",
         "harness horse",
         "harrier",
-        "hearing",
         "hearing dog",
         "high stepper",
         "hound dog",
@@ -25850,7 +25867,6 @@ var things_default = {
         "liver chestnut",
         "liver-spotted dalmatian",
         "malamute",
-        "male",
         "male horse",
         "malemute",
         "malinois",
@@ -25868,7 +25884,6 @@ var things_default = {
         "miniature poodle",
         "miniature schnauzer",
         "moggie",
-        "monkey",
         "monkey dog",
         "monkey pinscher",
         "morgan",
@@ -25890,7 +25905,6 @@ var things_default = {
         "pacesetter",
         "palfrey",
         "papillon",
-        "pariah",
         "pariah dog",
         "pedigree",
         "peke",
@@ -25907,16 +25921,12 @@ var things_default = {
         "plantation walking",
         "plantation walking horse",
         "plott hound",
-        "plough",
         "plough horse",
-        "plow",
         "plow horse",
         "plug",
         "pointer",
-        "pole",
         "pole horse",
         "poler",
-        "polo",
         "polo pony",
         "pomeranian",
         "pony",
@@ -25933,9 +25943,7 @@ var things_default = {
         "pug",
         "pug-dog",
         "pye-dog",
-        "quarter",
         "quarter horse",
-        "race",
         "race horse",
         "rat terrier",
         "ratter",
@@ -25944,7 +25952,6 @@ var things_default = {
         "remount",
         "retriever",
         "rhodesian ridgeback",
-        "riding",
         "riding horse",
         "rottweiler",
         "russian wolfhound",
@@ -25952,7 +25959,6 @@ var things_default = {
         "saluki",
         "samoyed",
         "samoyede",
-        "sausage",
         "sausage dog",
         "sausage hound",
         "schipperke",
@@ -25965,14 +25971,11 @@ var things_default = {
         "sealyham terrier",
         "seeing eye",
         "seeing eye dog",
-        "seizure-alert",
         "seizure-alert dog",
         "sennenhunde",
         "setter",
-        "sheep",
         "sheep dog",
         "sheepdog",
-        "shepherd",
         "shepherd dog",
         "shetland",
         "shetland pony",
@@ -25993,7 +25996,6 @@ var things_default = {
         "spaniel",
         "spanish pointer",
         "spitz",
-        "sporting",
         "sporting dog",
         "springer",
         "springer spaniel",
@@ -26022,11 +26024,9 @@ var things_default = {
         "terrier",
         "thoroughbred",
         "three year old",
-        "three-year-old",
         "three-year-old horse",
         "tibetan mastiff",
         "tibetan terrier",
-        "tiger",
         "tiger cat",
         "tortoiseshell",
         "tortoiseshell-cat",
@@ -26037,10 +26037,8 @@ var things_default = {
         "toy spaniel",
         "toy terrier",
         "trotter",
-        "trotting",
         "trotting horse",
         "two year old",
-        "two-year-old",
         "two-year-old horse",
         "vizsla",
         "walker foxhound",
@@ -26049,7 +26047,6 @@ var things_default = {
         "walking horse",
         "warragal",
         "warrigal",
-        "water",
         "water dog",
         "water spaniel",
         "weimaraner",
@@ -26059,11 +26056,9 @@ var things_default = {
         "welsh springer spaniel",
         "welsh terrier",
         "west highland white terrier",
-        "wheel",
         "wheel horse",
         "wheeler",
         "whippet",
-        "wild",
         "wild horse",
         "wire-haired fox terrier",
         "wire-haired pointing griffon",
@@ -26091,7 +26086,7 @@ var ASKED = new Map(Object.entries(things_default.kinds).flatMap(([kind, { asked
 ])));
 var PATTERNS = [
   /^(?:what|which) (?:kind|type|sort|make|brand) of (\p{L}+)/u,
-  /^(?:what|which) (breed)\b/u,
+  /^(?:what|which) (breed|make|brand|model)\b/u,
   /^what does .+ (do)(?: for a living| for work)?\??$/u,
   /^what did .+ (do) for (?:a living|work)\??$/u,
   /^(?:what|which)(?:'s| is| was| are| were)? .*\b(?:favourite|favorite) (\p{L}+)/u,
@@ -26116,13 +26111,36 @@ function namesThing(text, kind, known = /* @__PURE__ */ new Set()) {
     const joined = at > 0 && isCapital(said[at - 1]) && !said[at - 1].endsWith("'s");
     first.push(joined ? first[at - 1] : at);
   }
-  const named = (at) => NAMED.has(kind) && isThingName(said[at]) && first[at] > 0 && !known.has(forms[at]) && !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]);
+  const named = (at) => NAMED.has(kind) && isThingName(said[at]) && first[at] > 0 && !known.has(forms[at]) && !known.has(forms[first[at]]) && !PLACED.has(forms[first[at] - 1]) && !TITLES2.has(forms[first[at]]);
   const done = (at) => kind === "job" && (known.has(forms[at - 1]) || known.has(forms[at - 2])) && /^\p{Ll}{3,}(s|ed)$|^(taught|drove|ran|sold|built|wrote|made|kept)$/u.test(said[at]) && !NO_JOB.has(forms[at]);
-  return forms.some((word, at) => [
-    word,
-    `${forms[at - 1]} ${word}`,
-    `${forms[at - 2]} ${forms[at - 1]} ${word}`
-  ].some((phrase) => singulars(phrase).some((form) => words2.has(form))) || named(at) || done(at));
+  const phrases = (at) => [
+    at,
+    at - 1,
+    at - 2
+  ].map((from) => forms.slice(Math.max(from, 0), at + 1).join(" "));
+  const other = (at) => [
+    at,
+    at + 1,
+    at + 2
+  ].some((next) => next < forms.length && phrases(next).some((phrase) => ofOtherKind(phrase, kind)));
+  return forms.some((_, at) => {
+    const found = phrases(at).find((phrase) => singulars(phrase).some((form) => words2.has(form)));
+    if (found) return !(CUES.has(found) && other(at + 1));
+    return named(at) || done(at);
+  });
+}
+var CUES = /* @__PURE__ */ new Set([
+  "is a",
+  "is an",
+  "was a",
+  "was an"
+]);
+function ofOtherKind(phrase, kind) {
+  const forms = singulars(phrase);
+  const of = (words2) => forms.some((form) => words2.has(form) && !CUES.has(form));
+  return !of(KINDS.get(kind)) && [
+    ...KINDS
+  ].some(([other, words2]) => other !== kind && of(words2));
 }
 var NO_JOB = new Set("lives loves likes hates wants needs gets goes comes keeps says knows thinks feels seems looks sleeps hides brings turns takes has does was is lived loved liked hated wanted needed moved died married retired visited called texted".split(" "));
 var PLACED = /* @__PURE__ */ new Set([
@@ -26134,9 +26152,18 @@ var PLACED = /* @__PURE__ */ new Set([
   "into",
   "on"
 ]);
+var TITLES2 = /* @__PURE__ */ new Set([
+  "mr",
+  "mrs",
+  "ms",
+  "miss",
+  "dr",
+  "prof",
+  "sir"
+]);
 var isCapital = (word) => /^\p{Lu}/u.test(word);
 function isThingName(word) {
-  return isCapital(word) && !/^I('|$)/.test(word) && !isTimeWord(word.toLowerCase());
+  return isCapital(word) && word.length > 1 && !/^I'/.test(word) && !isTimeWord(word.toLowerCase());
 }
 function singulars(noun) {
   return [
@@ -26154,12 +26181,9 @@ async function lackedAnswer(lookup, query, names) {
   const thing = kinds.length === 0 ? askedThing(query) : void 0;
   const asks_for = thing ?? kinds[0];
   if (!asks_for || asks_for === "person") return void 0;
-  const subject = await subjectOf(lookup, query, names);
-  if (!subject) return void 0;
-  const ids = aboutIds(lookup, subject.terms);
-  if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
-  const texts = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !subject.calls || subject.calls(text));
-  if (texts.length === 0) return void 0;
+  const found = await memoriesAbout(lookup, query, names);
+  if (!found) return void 0;
+  const { subject, texts } = found;
   const known = knownNames(query, subject.about, names, texts);
   const holds = thing ? namesOf(thing, known, texts) : (text) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
@@ -26169,9 +26193,12 @@ async function lackedAnswer(lookup, query, names) {
   } : void 0;
 }
 function knownNames(query, about, names, texts) {
-  const known = new Set(wordsOf(about));
-  if (!asksOwnName(query)) return known;
   const said = new Set(names.flatMap(wordsOf));
+  const known = /* @__PURE__ */ new Set([
+    ...wordsOf(about),
+    ...said
+  ]);
+  if (!asksOwnName(query)) return known;
   const read = texts.filter((text) => text !== null);
   const theirs = (words2, relations) => words2.some((word) => known.has(word) || said.has(word)) || relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
   const others = read.flatMap(definitions).filter(({ name, relations }) => !theirs(wordsOf(name), relations)).map(({ name }) => wordsOf(name)[0]);
@@ -26206,30 +26233,91 @@ function namesAfter(text, known) {
     nameLetters(word).toLowerCase()
   ] : []);
 }
-async function subjectOf({ owner, hasher }, query, names) {
+async function memoriesAbout(lookup, query, names) {
+  for await (const subject of subjectsOf(lookup, query, names)) {
+    const ids = aboutIds(lookup, subject.terms);
+    if (ids.length > ABOUT_MAX && !subject.thing) return void 0;
+    if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
+    const texts = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !subject.calls || subject.calls(text));
+    if (texts.length > 0) return {
+      subject,
+      texts
+    };
+  }
+  return void 0;
+}
+async function* subjectsOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
   if (relation) {
-    const terms3 = [
+    const terms2 = [
       await hasher.relations(owner, relation.relations)
     ];
-    for (const name2 of names) terms3.push(await hasher.hashQuery(owner, bareName(name2)));
-    return {
+    for (const name of names) terms2.push(await hasher.hashQuery(owner, bareName(name)));
+    yield {
       about: query.slice(relation.start, relation.end),
-      terms: terms3
+      terms: terms2
     };
   }
   const [named] = askedNames(query);
-  if (!named) return void 0;
-  const name = bareName(named.name);
-  const terms2 = await Promise.all([
-    name,
-    ...names
-  ].map((words2) => hasher.hashQuery(owner, words2)));
-  return {
-    about: named.name,
-    terms: terms2,
-    calls: callsBy(name, names)
-  };
+  if (named) {
+    const name = bareName(named.name);
+    const terms2 = await Promise.all([
+      name,
+      ...names
+    ].map((words2) => hasher.hashQuery(owner, words2)));
+    yield {
+      about: named.name,
+      terms: terms2,
+      calls: callsBy(name, names)
+    };
+  }
+  for (const thing of askedThings(query)) {
+    const words2 = wordsOfText(thing);
+    yield {
+      about: thing,
+      terms: [
+        await hasher.hashQuery(owner, thing)
+      ],
+      calls: (text) => holdsPhrase(wordsOfText(text).map(singular), words2.map(singular)),
+      thing: true
+    };
+  }
+}
+function askedThings(query) {
+  const words2 = wordsOfText(query);
+  const verbLast = words2.some((word) => [
+    "do",
+    "does",
+    "did"
+  ].includes(word));
+  const after = (owner) => words2.flatMap((_, at) => {
+    if (!owner(at)) return [];
+    let end = at + 1;
+    while (end < words2.length && !STOP_WORDS2.has(words2[end])) end++;
+    const run = words2.slice(at + 1, end);
+    if (run.length === 0 || run.length > 3 || [
+      "of",
+      "for"
+    ].includes(words2[end]) || run.some((word) => word.includes("'") || isTimeWord(word) || isSomeone(word))) return [];
+    const last = verbLast && end === words2.length && run.length > 1;
+    return last ? [
+      run.join(" "),
+      run.slice(0, -1).join(" ")
+    ] : [
+      run.join(" ")
+    ];
+  });
+  return [
+    ...after((at) => words2[at] === "my" || words2[at] === "our"),
+    ...after((at) => words2[at] === "the" && !PLACING.has(words2[at - 1]))
+  ];
+}
+var PLACING = new Set("at in on to from into near by".split(" "));
+var PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
+var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
+var singular = (word) => word.length > 3 ? word.replace(/(?<!s)s$/, "") : word;
+function holdsPhrase(words2, phrase) {
+  return words2.some((_, at) => phrase.every((word, n) => words2[at + n] === word));
 }
 function callsBy(name, relations) {
   const [first] = wordsOfText(name);
