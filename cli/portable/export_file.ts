@@ -30,7 +30,15 @@
  * ```
  */
 import { timingSafeEqual } from "@svc/util/keys";
-import { concatBytes } from "@svc/util/sealing";
+import {
+  concatBytes,
+  deriveAesKey,
+  deriveRawKey,
+  gcmDecrypt,
+  gcmEncrypt,
+  hkdfMaster,
+  TAG_BYTES,
+} from "@svc/util/sealing";
 import { SvcError } from "@svc/relayer/kit";
 
 /** The `format` of the header. */
@@ -42,7 +50,6 @@ export const DEFAULT_ITERATIONS = 600_000;
 /** Plaintext bytes per chunk of a new file. */
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
-const TAG_BYTES = 16;
 const MAX_HEADER_BYTES = 4096;
 /** Bounds a file's header may set: a crafted file cannot make a reader spin or hoard memory. */
 const ITERATION_RANGE = [1_000, 10_000_000];
@@ -94,36 +101,13 @@ async function deriveKeys(passphrase: string, kdf: ExportHeader["kdf"]) {
     false,
     ["deriveBits"],
   );
-  const stretched = await crypto.subtle.deriveBits(
-    {
-      name: "PBKDF2",
-      hash: "SHA-256",
-      salt: Uint8Array.fromBase64(kdf.salt),
-      iterations: kdf.iterations,
-    },
-    password,
-    256,
+  const salt = Uint8Array.fromBase64(kdf.salt);
+  const pbkdf2 = { name: "PBKDF2", hash: "SHA-256", salt, iterations: kdf.iterations };
+  const master = await hkdfMaster(
+    new Uint8Array(await crypto.subtle.deriveBits(pbkdf2, password, 256)),
   );
-  const master = await crypto.subtle.importKey("raw", stretched, "HKDF", false, [
-    "deriveKey",
-    "deriveBits",
-  ]);
-  const hkdf = (info: string) => ({
-    name: "HKDF",
-    hash: "SHA-256",
-    salt: new Uint8Array(),
-    info: encoder.encode(info),
-  });
-  const aes = await crypto.subtle.deriveKey(
-    hkdf("svc-export-v1 key"),
-    master,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
-  const check = new Uint8Array(
-    await crypto.subtle.deriveBits(hkdf("svc-export-v1 check"), master, 256),
-  );
+  const aes = await deriveAesKey(master, "", "svc-export-v1 key");
+  const check = await deriveRawKey(master, "", "svc-export-v1 check");
   return { aes, check: check.toBase64() };
 }
 
@@ -194,27 +178,21 @@ export async function encryptExport(
   const adOf = await associatedData(headerLine);
   const pending = new Pending();
   let index = 0;
-  const seal = async (plaintext: Uint8Array<ArrayBuffer>, last: boolean) =>
-    new Uint8Array(
-      await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv: nonceOf(index++), additionalData: adOf(last) },
-        aes,
-        plaintext,
-      ),
-    );
+  const seal = (plaintext: Uint8Array, last: boolean) =>
+    gcmEncrypt(aes, nonceOf(index++), plaintext, adOf(last));
   return new TransformStream({
     start(controller) {
       controller.enqueue(headerLine);
     },
-    async transform(piece, controller) {
+    transform(piece, controller) {
       pending.push(piece);
       // Strictly more than a chunk: the chunk taken is not the last one.
       while (pending.length > chunkBytes) {
-        controller.enqueue(await seal(pending.take(chunkBytes), false));
+        controller.enqueue(seal(pending.take(chunkBytes), false));
       }
     },
-    async flush(controller) {
-      controller.enqueue(await seal(pending.take(chunkBytes), true));
+    flush(controller) {
+      controller.enqueue(seal(pending.take(chunkBytes), true));
     },
   });
 }
@@ -314,16 +292,10 @@ export async function decryptExport(
   const pending = new Pending();
   pending.push(rest);
   let index = 0;
-  const open = async (sealed: Uint8Array<ArrayBuffer>, last: boolean) => {
+  const open = (sealed: Uint8Array, last: boolean) => {
     const at = index++;
     try {
-      return new Uint8Array(
-        await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: nonceOf(at), additionalData: adOf(last) },
-          key.aes,
-          sealed,
-        ),
-      );
+      return gcmDecrypt(key.aes, nonceOf(at), sealed, adOf(last));
     } catch {
       throw damaged(`chunk ${at + 1} does not authenticate`);
     }
@@ -336,13 +308,13 @@ export async function decryptExport(
           const { value, done } = await reader.read();
           if (done) {
             if (pending.length < TAG_BYTES) throw damaged("it ends inside a chunk");
-            controller.enqueue(await open(pending.take(size), true));
+            controller.enqueue(open(pending.take(size), true));
             controller.close();
             return;
           }
           pending.push(value);
         }
-        controller.enqueue(await open(pending.take(size), false));
+        controller.enqueue(open(pending.take(size), false));
       } catch (error) {
         await reader.cancel().catch(() => {});
         throw error;
