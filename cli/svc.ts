@@ -1,28 +1,8 @@
 /**
  * `svc`: the operator CLI. Manages local-ledger accounts and delegate keys in `SVC_DATA_DIR`
  * (safe while the relayer runs) through the same owner-signed transactions as the dashboard,
- * and talks to a relayer as a signed client.
- *
- *   deno task svc account create
- *   deno task svc account deactivate|reactivate --account 0x…
- *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>] [--expires-at <ISO>]
- *     [--namespace a,b] [--read-only | --operations read,write] [--audit] [--expires 30d]
- *   deno task svc key list --account 0x…
- *   deno task svc key remove --account 0x… --public-key <hex>
- *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--tag diet] [--wait]
- *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
- *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
- *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
- *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS... | --all] -o FILE --account 0x…
- *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
- *   deno task svc reindex --embedder local          (the relayer stopped)
- *   deno task svc migrate                             (SVC_STORE=postgres)
- *   deno task svc upgrade                             (the relayer stopped, unless on PostgreSQL)
- *   deno task svc migrate-store --to postgres         (the relayer stopped)
- *   deno task svc migrate-store --to sqlite           (the relayer stopped)
- *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
- *
- * Every command takes `--json` and then prints exactly one JSON object on stdout.
+ * and talks to a relayer as a signed client. `svc --help` lists the commands (`USAGE`); every
+ * command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
 import { argsMessage, callerPath, flagValues } from "./args.ts";

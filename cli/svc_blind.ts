@@ -16,7 +16,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
-import type { Flags } from "./svc_command_line.ts";
+import { type Flags, subcommandsOf } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 
 export const BLIND_USAGE =
@@ -37,20 +37,6 @@ and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
                                          let another key of the account read it
   --cache FILE keeps the namespace's log here, sealed with the key`;
 
-export const BLIND_COMMANDS = [
-  "enable",
-  "move",
-  "remember",
-  "recall",
-  "list",
-  "update",
-  "forget",
-  "erase",
-  "let-in",
-  "export",
-  "import",
-];
-
 /** Runs `svc blind <sub> [words]`. */
 export async function runBlind(
   sub: string | undefined,
@@ -59,8 +45,9 @@ export async function runBlind(
   env: (name: string) => string | undefined,
   fetch?: typeof globalThis.fetch,
 ): Promise<Output> {
-  if (!sub || !BLIND_COMMANDS.includes(sub)) {
-    throw new UsageError(`blind takes one of ${BLIND_COMMANDS.join(", ")}`);
+  const subcommands = subcommandsOf("blind");
+  if (!sub || !subcommands.includes(sub)) {
+    throw new UsageError(`blind takes one of ${subcommands.join(", ")}`);
   }
   const text = words.join(" ").trim() || undefined;
   const id = sub === "forget" || sub === "update"

@@ -78,14 +78,22 @@ const FLAGS: Record<string, string[]> = {
   "blind move": BLIND,
   "blind remember": [...BLIND, "tag"],
   "blind recall": [...BLIND, "limit", "tag", "min-score", "explain"],
-  "blind forget": BLIND,
   "blind list": BLIND,
   "blind update": [...BLIND, "text", "tag"],
+  "blind forget": BLIND,
   "blind erase": [...BLIND, "confirm"],
   "blind let-in": [...BLIND, "public-key"],
   "blind export": [...BLIND, "output"],
   "blind import": BLIND,
 };
+
+/** The subcommands of `command` (`blind`), in the order `FLAGS` lists them. */
+export function subcommandsOf(command: string): string[] {
+  const prefix = `${command} `;
+  return Object.keys(FLAGS).flatMap((name) =>
+    name.startsWith(prefix) ? [name.slice(prefix.length)] : []
+  );
+}
 
 /** Why a flag of the command line is not one its command takes, or `undefined`. */
 function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken[]) {

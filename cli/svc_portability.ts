@@ -24,6 +24,7 @@ import {
 import {
   FOREIGN_FORMATS,
   type ForeignFormat,
+  type ForeignImport,
   fromMcpMemory,
   fromMem0,
 } from "./portable/foreign.ts";
@@ -77,8 +78,9 @@ export interface PortabilityIo {
   stderr: ProgressOutput;
 }
 
-/** A line to import, and where it came from in the user's file. */
-type Origin = string;
+/** The passphrase of `--passphrase-file`, `SVC_EXPORT_PASSPHRASE` or the prompt. */
+const passphraseOf = (values: PortabilityFlags, io: PortabilityIo, confirm?: boolean) =>
+  readPassphrase({ file: values["passphrase-file"], env: io.env, terminal: io.terminal, confirm });
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -123,12 +125,7 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   for (const name of await removeStalePartials(output)) {
     writeLine(io.stderr, `svc: removed ${name}, left by an export that was killed before it ended`);
   }
-  const passphrase = await readPassphrase({
-    file: values["passphrase-file"],
-    env: io.env,
-    terminal: io.terminal,
-    confirm: true,
-  });
+  const passphrase = await passphraseOf(values, io, true);
   const namespaces = values.namespaces ?? [values.namespace ?? []].flat();
   const response = await client.send("GET", exportPath({ namespace: namespaces }));
   const total = Number(response.headers.get("x-svc-export-count")) || 0;
@@ -198,11 +195,7 @@ function intoNamespace(line: string, namespace: string | undefined): string {
 
 /** An export file's lines, checked whole first: nothing is sent from an altered file. */
 async function exportFileLines(file: string, values: PortabilityFlags, io: PortabilityIo) {
-  const passphrase = await readPassphrase({
-    file: values["passphrase-file"],
-    env: io.env,
-    terminal: io.terminal,
-  });
+  const passphrase = await passphraseOf(values, io);
   // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
   const info = await Deno.stat(file);
   const held = info.isFile ? undefined : await Deno.readFile(file);
@@ -221,7 +214,7 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   } finally {
     bar.finish();
   }
-  const origins: Origin[] = [];
+  const origins: string[] = [];
   async function* lines() {
     const { plaintext } = await decryptExport(await open(), key!);
     let number = 0;
@@ -232,19 +225,19 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
       yield intoNamespace(line, values.namespace);
     }
   }
-  return { lines: lines(), origins, total, failed: [] as { origin: Origin; error: string }[] };
+  return { lines: lines(), origins, total, failed: [] as ForeignImport["failed"] };
 }
 
 /** The JSON lines of `GET /api/export` (not encrypted), as they are. */
 function jsonLines(text: string, namespace?: string) {
-  const origins: Origin[] = [];
+  const origins: string[] = [];
   const lines: string[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
     origins.push(`line ${i + 1}`);
     lines.push(intoNamespace(line, namespace));
   });
-  return { lines, origins, total: lines.length, failed: [] as { origin: Origin; error: string }[] };
+  return { lines, origins, total: lines.length, failed: [] as ForeignImport["failed"] };
 }
 
 /** A foreign file's lines (read whole: such files are small). */
