@@ -13,7 +13,7 @@ export const STALE_PARTIAL_MS = 10_000;
 const PARTIAL = ".partial-";
 
 /** The signals that stop an export or import (Ctrl-C; the terminal closed), and their exit codes. */
-export const STOP_SIGNALS: [Deno.Signal, number][] = Deno.build.os === "windows"
+const STOP_SIGNALS: [Deno.Signal, number][] = Deno.build.os === "windows"
   ? [["SIGINT", 130]]
   : [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
 
@@ -21,19 +21,28 @@ export const STOP_SIGNALS: [Deno.Signal, number][] = Deno.build.os === "windows"
 export class FileWriteError extends Error {}
 
 /**
- * Ends the process a signal stopped, with exit `code`: `note` on stderr and, with `--json`, as
- * stdout's one JSON object (`code` `interrupted`).
+ * Until the function it returns is called, a stop signal ends the process with the signal's exit
+ * code, once `stopped` has cleaned up: the note it answers goes to `stderr` and, with `--json`,
+ * is stdout's one JSON object (`code` `interrupted`).
  */
-export function exitInterrupted(
-  note: string,
-  code: number,
+export function onStopSignal(
+  stopped: () => string,
   stderr: { writeSync(bytes: Uint8Array): number } = Deno.stderr,
-): never {
-  writeLine(stderr, `svc: ${note}`);
-  if (Deno.args.includes("--json")) {
-    writeLine(Deno.stdout, JSON.stringify({ error: note, code: "interrupted" }));
-  }
-  Deno.exit(code);
+): () => void {
+  const signals = STOP_SIGNALS.map(([signal, code]) =>
+    [signal, () => {
+      const note = stopped();
+      writeLine(stderr, `svc: ${note}`);
+      if (Deno.args.includes("--json")) {
+        writeLine(Deno.stdout, JSON.stringify({ error: note, code: "interrupted" }));
+      }
+      Deno.exit(code);
+    }] as const
+  );
+  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
+  return () => {
+    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
+  };
 }
 
 /**
@@ -43,7 +52,8 @@ export function exitInterrupted(
  */
 export async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
   const temporary = `${path}${PARTIAL}${crypto.randomUUID().slice(0, 8)}`;
-  const interrupted = (code: number) => () => {
+  // Listening before the file exists: from its first byte on, an interruption removes it.
+  const stopListening = onStopSignal(() => {
     try {
       Deno.removeSync(temporary);
     } catch {
@@ -51,11 +61,8 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
     }
     // On a line of its own, after a progress bar's.
     Deno.stderr.writeSync(new TextEncoder().encode("\n"));
-    exitInterrupted(`export interrupted; nothing was written to ${path}`, code);
-  };
-  // Listening before the file exists: from its first byte on, an interruption removes it.
-  const signals = STOP_SIGNALS.map(([signal, code]) => [signal, interrupted(code)] as const);
-  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
+    return `export interrupted; nothing was written to ${path}`;
+  });
   let file: Deno.FsFile | undefined;
   let bytes = 0;
   const writeFailed = (cause: unknown) =>
@@ -96,7 +103,7 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
     if (file) await Deno.remove(temporary).catch(() => {});
     throw error;
   } finally {
-    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
+    stopListening();
   }
 }
 

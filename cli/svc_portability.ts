@@ -37,10 +37,9 @@ import {
 } from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import {
-  exitInterrupted,
   FileWriteError,
+  onStopSignal,
   removeStalePartials,
-  STOP_SIGNALS,
   writeFileAtomically,
 } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
@@ -351,17 +350,10 @@ async function runImport(
         `${done.duplicates} already known; importing the file again skips them`
       : undefined;
   // Ctrl-C (or SIGTERM, SIGHUP) says how far it got, as a refusal does.
-  const signals = STOP_SIGNALS.map(([signal, code]) =>
-    [signal, () => {
-      bar.finish();
-      exitInterrupted(
-        `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`,
-        code,
-        io.stderr,
-      );
-    }] as const
-  );
-  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
+  const stopListening = onStopSignal(() => {
+    bar.finish();
+    return `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`;
+  }, io.stderr);
   const summary: ImportSummary = await client.import(source.lines, {
     onProgress: (progress) => {
       done = progress;
@@ -372,9 +364,7 @@ async function runImport(
     // A request refused after others were taken: what they imported stays.
     if (!(error instanceof SvcError) || !taken()) throw error;
     throw new SvcError(error.code, `${error.message} (${taken()})`, { details: error.details });
-  }).finally(() => {
-    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
-  });
+  }).finally(stopListening);
   bar.finish();
   const failed = [
     ...source.failed,
