@@ -14,7 +14,7 @@
  * `expires_at`), which the credentials keep for display.
  */
 import { confirmationCode } from "./confirmation_code.ts";
-import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import type { KeyScope } from "@svc/relayer/kit";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 import { LoginCallback } from "./login_callback.ts";
@@ -96,17 +96,23 @@ class LoginEnding {
 }
 
 /**
- * The consent link's parameters: the listener's port, the delegate key, the label, the relayer,
- * the state and the scope asked for.
+ * Starts one sign-in: a new delegate key, and a listener on 127.0.0.1 for the dashboard's answer
+ * to the consent link, until the answer, the link's expiry or `close`.
  */
-function consentParams(
-  port: number,
-  key: KeyPair,
-  state: string,
-  options: LoginOptions,
-): URLSearchParams {
+export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
+  const key = await generateKeyPair();
+  const state = crypto.getRandomValues(new Uint8Array(32)).toHex();
+  const ttl = options.ttlMs ?? LOGIN_TTL_MS;
+  const expiresAt = Date.now() + ttl;
+  // No request is handled before `callback` is made: that takes no await.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request): Promise<Response> => callback.handle(request),
+  );
+  const ending = new LoginEnding(server, ttl);
+  // The consent link's parameters: the delegate key, the label, the relayer and the scope.
   const params = new URLSearchParams({
-    port: String(port),
+    port: String(server.addr.port),
     publicKey: key.publicKey,
     delegateAddress: addressOf(key.publicKey),
     label: options.label,
@@ -116,30 +122,10 @@ function consentParams(
   if (options.scope?.operations) params.set("operations", options.scope.operations.join(","));
   for (const namespace of options.scope?.namespaces ?? []) params.append("namespace", namespace);
   if (options.expires) params.set("expires", options.expires);
-  return params;
-}
-
-/**
- * Starts one sign-in: a new delegate key, and a listener on 127.0.0.1 for the dashboard's answer
- * to the consent link, until the answer, the link's expiry or `close`.
- */
-export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
-  const key = await generateKeyPair();
-  const state = crypto.getRandomValues(new Uint8Array(32)).toHex();
-  const dashboard = new URL(options.webUrl).origin;
-  const ttl = options.ttlMs ?? LOGIN_TTL_MS;
-  const expiresAt = Date.now() + ttl;
-  // No request is handled before `callback` is made: that takes no await.
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request): Promise<Response> => callback.handle(request),
-  );
-  const ending = new LoginEnding(server, ttl);
-  const params = consentParams(server.addr.port, key, state, options);
   const proven = new URLSearchParams(params);
   proven.delete("state");
   const callback = new LoginCallback({
-    dashboard,
+    dashboard: new URL(options.webUrl).origin,
     port: server.addr.port,
     state,
     linkParams: proven.toString(),
