@@ -16,7 +16,7 @@ import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { writeLine } from "./io.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
-import { configOf } from "./svc_store.ts";
+import { checkRelayerData, configOf } from "./svc_store.ts";
 
 export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
@@ -25,21 +25,13 @@ export const MIGRATE_STORE_USAGE =
   migrate-store --to sqlite              move the blob files of an earlier version (blobs/objects)
                                          into blobs/blobs.sqlite (finishes an interrupted run)`;
 
-/**
- * Refuses a data directory that is not there, or, for a copy (`state`), one that holds no
- * relayer's state (every relayer on the embedded store keeps its jobs in `jobs.kv`).
- */
+/** Refuses a data directory that is not there, or, for a copy (`state`), one of no relayer's. */
 async function checkDataDir(dataDir: string, state: boolean): Promise<void> {
   const info = await Deno.stat(dataDir).catch(() => null);
   if (!info?.isDirectory) {
     throw new UsageError(`there is no data directory ${dataDir} (SVC_DATA_DIR)`);
   }
-  if (state && !await pathExists(`${dataDir}/jobs.kv`)) {
-    throw new UsageError(
-      `${dataDir} holds no relayer's data (it has no jobs.kv): set SVC_DATA_DIR to the data ` +
-        "directory of the relayer to copy",
-    );
-  }
+  if (state) await checkRelayerData(dataDir, "of the relayer to copy");
 }
 
 /**

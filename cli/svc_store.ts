@@ -99,15 +99,23 @@ export async function runUpgrade(env: Record<string, string | undefined>): Promi
   };
 }
 
-async function upgradeDataDir(config: Config): Promise<UpgradeDone[]> {
-  const { dataDir } = config;
-  // Every relayer on the embedded store keeps its jobs in jobs.kv: no key is made for another.
+/**
+ * Refuses a data directory that holds no relayer's data: every relayer on the embedded store
+ * keeps its jobs in `jobs.kv`. `which`: the data directory to set SVC_DATA_DIR to.
+ */
+export async function checkRelayerData(dataDir: string, which: string): Promise<void> {
   if (!await pathExists(`${dataDir}/jobs.kv`)) {
     throw new UsageError(
       `${dataDir} holds no relayer's data (it has no jobs.kv): set SVC_DATA_DIR to the data ` +
-        "directory to upgrade",
+        `directory ${which}`,
     );
   }
+}
+
+async function upgradeDataDir(config: Config): Promise<UpgradeDone[]> {
+  const { dataDir } = config;
+  // No key is made for another's directory.
+  await checkRelayerData(dataDir, "to upgrade");
   const lock = await lockIndex(dataDir, "upgrade the data directory");
   try {
     const secret = await loadMasterKey(dataDir, config.masterKey);
