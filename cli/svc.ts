@@ -152,12 +152,6 @@ const HELP_HINT = "(`svc --help` lists every command and its options)";
 const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? SVC_SERVER_URL (or a client " +
   "command's --relayer) gives another address.";
 
-/** How this machine's clock stands to `serverTime` (Unix seconds): "90 s ahead of". */
-function clockOffset(serverTime: number): string {
-  const offset = Math.round(Date.now() / 1000 - serverTime);
-  return `${Math.abs(offset)} s ${offset > 0 ? "ahead of" : "behind"}`;
-}
-
 /**
  * Runs `svc <args>` with `io`'s environment and streams, and answers its exit code: 0, 1 when it
  * failed, 2 for a usage error.
@@ -199,7 +193,9 @@ function hint(error: unknown, args: string[], env: CliIo["env"]): string {
   // The client's failure to connect at all (not an answer of the relayer).
   if (message.startsWith("Cannot reach the relayer")) return UNREACHABLE_HINT;
   if (details.reason === "stale_timestamp" && typeof details.server_time === "number") {
-    return `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`;
+    const offset = Math.round(Date.now() / 1000 - details.server_time);
+    const ahead = offset > 0 ? "ahead of" : "behind";
+    return `\n(This machine's clock is ${Math.abs(offset)} s ${ahead} the relayer's.)`;
   }
   if (code === "rate_limited" && typeof details.retry_after_seconds === "number") {
     return `\n(Try again in ${details.retry_after_seconds} s.)`;

@@ -173,13 +173,11 @@ function keyToAdd(values: Flags): KeyToAdd {
       "--public-key is a point of small order, under which anyone can sign: no one's key",
     );
   }
-  if (values.label !== undefined && UNPRINTABLE.test(values.label)) {
+  const label = values.label ?? "";
+  if (UNPRINTABLE.test(label)) {
     throw new UsageError("--label must not hold control or text-direction characters");
   }
-  if (
-    values.label !== undefined &&
-    new TextEncoder().encode(values.label).length > MAX_LABEL_BYTES
-  ) {
+  if (new TextEncoder().encode(label).length > MAX_LABEL_BYTES) {
     throw new UsageError(`--label must be at most ${MAX_LABEL_BYTES} bytes`);
   }
   // Any time, past ones too (a key that is already expired); a date is its midnight, UTC.
@@ -192,7 +190,7 @@ function keyToAdd(values: Flags): KeyToAdd {
     ? undefined
     : expiryFromFlag(values.expires, "--expires");
   const until = expires ?? (expiresAt === undefined ? undefined : Date.parse(expiresAt));
-  return { publicKey: given, label: values.label ?? "", scope, until };
+  return { publicKey: given, label, scope, until };
 }
 
 /** `key add`: adds the key (generated unless given) to the account. */

@@ -1,9 +1,8 @@
 /**
  * `svc log`: the owner's access log as a table, newest first: when, which operation, which key
  * (its label and address), the namespace, how many memories (`--json` lists their ids), from
- * which client. Signed by the
- * account owner's key saved in the data directory (`svc account create`), else by
- * `SVC_DELEGATE_KEY`, which then needs the `audit` scope.
+ * which client. Signed by the account owner's key saved in the data directory (`svc account
+ * create`), else by `SVC_DELEGATE_KEY`, which then needs the `audit` scope.
  */
 import { isAddress } from "@svc/util/keys";
 import {
