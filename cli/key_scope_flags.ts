@@ -1,15 +1,8 @@
 /**
- * A delegate key's scope and expiry from command-line flags, shared by `svc key add` and
- * `svc-mcp login`:
- *
- *   --namespace a,b            only these namespaces (default: all)
- *   --read-only                only `read`
- *   --operations read,write    only these operations (of read, write, erase, audit)
- *   --audit                    adds `audit` (reading the access log) to --read-only or --operations
- *   --expires 30d | TIME       expires after a duration (s, m, h, d, w) or at an ISO 8601 time
- *   --scope read,write:a,b     svc-mcp's short form: operations (or `all`), then `:` namespaces
- *
- * Every problem is a `UsageError` naming the flag.
+ * A delegate key's scope and expiry from command-line flags, shared by `svc key add`
+ * (`--namespace`, `--read-only`, `--operations`, `--audit`, `--expires`) and `svc-mcp login`
+ * (`--scope`, `--expires`), as their usage texts describe them. Every problem is a `UsageError`
+ * naming the flag.
  */
 import type { DelegateKey } from "@svc/local-ledger";
 

@@ -1,8 +1,7 @@
 /**
  * The memory commands of `svc` (a signed client of the relayer) that write: remember, restore,
  * forget and update; those that read (recall, list, get, namespaces, whoami) are in
- * `svc_memories_read.ts`. Each returns the one JSON object `--json` prints and the text printed
- * otherwise.
+ * `svc_memories_read.ts`.
  */
 import { type EraseReceipt, SvcClient, verifyReceipt } from "@svc/relayer/client";
 import {

@@ -1,8 +1,7 @@
 /**
  * `svc export` and `svc import`: an owner's memories into a portable file encrypted under a
  * passphrase (`cli/portable/export_file.ts`), and back; and other services' files
- * (`cli/portable/foreign.ts`) into svc. Each returns the one JSON object `--json` prints and
- * the text printed otherwise; progress goes to standard error.
+ * (`cli/portable/foreign.ts`) into svc. Progress goes to standard error.
  */
 import { dirname, resolve } from "node:path";
 import {
