@@ -591,6 +591,18 @@ Deno.test("nothing matches: about a thing, a pet by name and kind, where someone
       "When is the school break?",
     ]
   ) assert.equal((await ask(question)).no_answer, undefined, question);
+  // A memory that calls the thing by the name its memories give it is about it.
+  await rememberAll(t, caller, [
+    { text: "My car is a Volvo estate." },
+    { text: "I bought the Volvo in March 2021." },
+  ]);
+  const car = await ask("When did I buy my car?");
+  assert.equal(car.no_answer, undefined);
+  assert.ok(car.results.some((result: { text: string }) => /March 2021/.test(result.text)));
+  assert.deepEqual((await ask("What colour is my car?")).no_answer, {
+    about: "car",
+    asks_for: "colour",
+  });
   // A memory with the kind of answer, in the thing's own words, answers.
   await rememberAll(t, caller, [
     { text: "I paid €900 for my road bike." },

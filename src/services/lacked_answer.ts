@@ -179,12 +179,53 @@ async function memoriesAbout(
     // Too many memories name a person for one to be about them; fewer may hold a thing's name.
     if (ids.length > ABOUT_MAX && !subject.thing) return undefined;
     if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
-    const texts = (await lookup.read(ids))
-      .map((text) => text === null ? null : rankedText(text))
-      .filter((text) => text === null || !subject.calls || subject.calls(text));
-    if (texts.length > 0) return { subject, texts };
+    const texts = await readCalling(lookup, ids, subject.calls);
+    if (texts.length === 0) continue;
+    if (!subject.thing) return { subject, texts };
+    const named = await byTheirNames(lookup, texts, ids);
+    return named && { subject, texts: [...texts, ...named] };
   }
   return undefined;
+}
+
+/** The texts of the memories `ids`, cut to what is ranked, that `calls` (when given) holds. */
+async function readCalling(
+  lookup: SubjectLookup,
+  ids: string[],
+  calls?: (text: string) => boolean,
+): Promise<(string | null)[]> {
+  return (await lookup.read(ids))
+    .map((text) => text === null ? null : rankedText(text))
+    .filter((text) => text === null || !calls || calls(text));
+}
+
+/**
+ * The other memories that name what a thing's memories `texts` call it: "I bought the Volvo in
+ * 2021" for "My car is a Volvo". `undefined` when too many do to read them all.
+ */
+async function byTheirNames(
+  lookup: SubjectLookup,
+  texts: (string | null)[],
+  read: string[],
+): Promise<(string | null)[] | undefined> {
+  const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
+  if (names.size === 0) return [];
+  const terms = await lookup.hasher.hashQuery(lookup.owner, [...names].join(" "));
+  const ids = aboutIds(lookup, [terms]);
+  const others = ids.filter((id) => !read.includes(id));
+  if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return undefined;
+  return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
+}
+
+/** The capitalised words of `text` after its first, in lower case: names ("volvo"). */
+function namesIn(text: string): string[] {
+  return text.split(/\s+/).slice(1).flatMap((word) => {
+    const letters = nameLetters(word);
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !/^I['’]/.test(word) &&
+        !isTimeWord(letters.toLowerCase())
+      ? [letters.toLowerCase()]
+      : [];
+  });
 }
 
 /** Whom `query` may ask about, in the order `memoriesAbout` reads them. */

@@ -26238,13 +26238,46 @@ async function memoriesAbout(lookup, query, names) {
     const ids = aboutIds(lookup, subject.terms);
     if (ids.length > ABOUT_MAX && !subject.thing) return void 0;
     if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
-    const texts = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !subject.calls || subject.calls(text));
-    if (texts.length > 0) return {
+    const texts = await readCalling(lookup, ids, subject.calls);
+    if (texts.length === 0) continue;
+    if (!subject.thing) return {
       subject,
       texts
     };
+    const named = await byTheirNames(lookup, texts, ids);
+    return named && {
+      subject,
+      texts: [
+        ...texts,
+        ...named
+      ]
+    };
   }
   return void 0;
+}
+async function readCalling(lookup, ids, calls) {
+  return (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !calls || calls(text));
+}
+async function byTheirNames(lookup, texts, read) {
+  const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
+  if (names.size === 0) return [];
+  const terms2 = await lookup.hasher.hashQuery(lookup.owner, [
+    ...names
+  ].join(" "));
+  const ids = aboutIds(lookup, [
+    terms2
+  ]);
+  const others = ids.filter((id) => !read.includes(id));
+  if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return void 0;
+  return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
+}
+function namesIn(text) {
+  return text.split(/\s+/).slice(1).flatMap((word) => {
+    const letters = nameLetters(word);
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !/^I['’]/.test(word) && !isTimeWord(letters.toLowerCase()) ? [
+      letters.toLowerCase()
+    ] : [];
+  });
 }
 async function* subjectsOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
