@@ -7,7 +7,8 @@
  * surname?", "What is the boat called?" — a capitalised word) or a date ("When is Bartek's
  * birthday?" — "in March", "on the 3rd", "the day after Christmas"), a weight ("How much does
  * Juno weigh?" — "40 kilos", "two stone") or where someone is from ("Where did Rosalind grow
- * up?" — a name, "born", "raised"). A standalone fact
+ * up?" — a name, "born", "raised") or a code ("What is the postcode of our flat?" — "BS8 1AB",
+ * "4719", "the code is …"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -32,7 +33,8 @@ export type AnswerType =
   | "name"
   | "date"
   | "weight"
-  | "origin";
+  | "origin"
+  | "code";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -65,6 +67,9 @@ const WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
 /** A question for where someone is from, which only `answerKinds` tells. */
 const ORIGIN =
   /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
+/** A question for a code ("What is the postcode of our flat?"), which only `answerKinds` tells. */
+const CODE =
+  /^what(?:'s| is| was)\b.*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
 /** A question for a favourite colour, which only `answerKinds` tells. */
 const FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 
@@ -88,12 +93,13 @@ export function questionType(question: string): AnswerType | undefined {
 /**
  * The kinds of answer that answer `question`: the one it asks for, and a number too for "How
  * long …", which asks for a time or a length; a name; a date for a birthday or an anniversary;
- * a weight; where someone is from; a favourite colour. None when it asks for no kind.
+ * a weight; where someone is from; a code; a favourite colour. None when it asks for no kind.
  */
 export function answerKinds(question: string): AnswerType[] {
   if (DATE.test(asked(question))) return ["date"];
   if (WEIGHT.test(asked(question))) return ["weight"];
   if (ORIGIN.test(asked(question))) return ["origin"];
+  if (CODE.test(asked(question))) return ["code"];
   if (FAVOURITE_COLOUR.test(asked(question))) return ["colour"];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? ["name"] : [];
@@ -210,11 +216,19 @@ export function holdsAnswer(
       return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
     case "origin":
       return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
+    case "code":
+      return CODE_WORDS.test(text) || CODE_PATTERN.test(text);
   }
 }
 
 /** Words that say where someone is from ("grew up on a farm", "a native of"). */
 const ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
+
+/** Words that say a code is meant ("the code is the year Mam was born"). */
+const CODE_WORDS =
+  /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?)\b/i;
+/** A code: capitals with digits ("BS8", "D08"), or four digits or more that are not a year. */
+const CODE_PATTERN = /\b(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}\b|\b(?!(?:19|20)\d\d\b)\d{4,}\b/;
 
 /** Words that say what someone or something is called ("Byrne is Fergus's surname"). */
 const NAMING = /\b(surname|name|named|called|née|nee)\b/i;

@@ -228,3 +228,30 @@ Deno.test("answerKinds: a favourite colour, which ranking does not weigh", () =>
   assert.deepEqual(answerKinds("What is my granddaughter's favourite colour?"), ["colour"]);
   assert.equal(questionType("What is my granddaughter's favourite colour?"), undefined);
 });
+
+Deno.test("answerKinds: a code, which a year or an ordinal does not hold", () => {
+  for (
+    const question of [
+      "What is the postcode of our flat?",
+      "What is the password for my laptop?",
+      "What's my PIN code?",
+      "What is the code for my bike lock?",
+    ]
+  ) assert.deepEqual(answerKinds(question), ["code"], question);
+  assert.deepEqual(answerKinds("What is the code of conduct about?"), []);
+  for (
+    const text of [
+      "Our flat is BS8 1AB.",
+      "The code for the shed padlock is 4719.",
+      "My bike lock code is the year Mam was born.",
+      "I keep my passwords in a password manager.",
+    ]
+  ) assert.equal(holdsAnswer(text, "code"), true, text);
+  for (
+    const text of [
+      "We moved into this flat on the 1st of May 2023.",
+      "Our flat is on the fourth floor.",
+      "My laptop is a ThinkPad I bought second-hand.",
+    ]
+  ) assert.equal(holdsAnswer(text, "code"), false, text);
+});

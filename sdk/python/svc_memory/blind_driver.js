@@ -15721,6 +15721,7 @@ var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last nam
 var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 var WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
 var ORIGIN = /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
+var CODE2 = /^what(?:'s| is| was)\b.*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
 var FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function wordsOfText(text) {
@@ -15738,6 +15739,9 @@ function answerKinds(question) {
   ];
   if (ORIGIN.test(asked(question))) return [
     "origin"
+  ];
+  if (CODE2.test(asked(question))) return [
+    "code"
   ];
   if (FAVOURITE_COLOUR.test(asked(question))) return [
     "colour"
@@ -15801,9 +15805,13 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
       return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
     case "origin":
       return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
+    case "code":
+      return CODE_WORDS.test(text) || CODE_PATTERN.test(text);
   }
 }
 var ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
+var CODE_WORDS = /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?)\b/i;
+var CODE_PATTERN = /\b(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}\b|\b(?!(?:19|20)\d\d\b)\d{4,}\b/;
 var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
