@@ -169,19 +169,21 @@ export function nameLetters(word: string): string {
   return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
 }
 
-/**
- * A capitalised word after the first, other than those of `known` (lower case, as
- * `nameLetters` gives them): a name of a place or a person.
- */
-function hasName(text: string, known: ReadonlySet<string>): boolean {
-  return text.split(/\s+/).slice(1).some((word) => {
-    if (/^I(['’]|$)/.test(word)) return false; // "I", "I'm"
+/** The capitalised words of `text` after its first, as `nameLetters` gives them, in lower case. */
+export function namesIn(text: string): string[] {
+  return text.split(/\s+/).slice(1).flatMap((word) => {
+    if (/^I(['’]|$)/.test(word)) return []; // "I", "I'm"
     const letters = nameLetters(word);
     // "KPMG" and "O'Brien" are names too.
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 &&
-      !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase())
+      ? [letters.toLowerCase()]
+      : [];
   });
 }
+
+/** A capitalised word after the first, other than those of `known`: a name of a place or a person. */
+const hasName = (text: string, known: ReadonlySet<string>) =>
+  namesIn(text).some((name) => !known.has(name));
 
 /**
  * Whether `text` holds an answer of the kind `type`; a name among `known` (lower case: whom the

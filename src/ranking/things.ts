@@ -117,8 +117,16 @@ const NO_JOB = new Set(
     "needed moved died married retired visited called texted").split(" "),
 );
 
-/** Words before a place ("from Kilkenny"), whose name names no thing. */
-const PLACED = new Set(["in", "at", "from", "to", "near", "into", "on"]);
+/** Words before a place ("from Kilkenny", "at the hospital"), which is no thing. */
+export const PLACED: ReadonlySet<string> = new Set([
+  "in",
+  "at",
+  "from",
+  "to",
+  "near",
+  "into",
+  "on",
+]);
 
 /** Titles before a person's name ("Mr Pryce"), which names no thing. */
 const TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir"]);

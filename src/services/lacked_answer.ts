@@ -19,6 +19,7 @@ import {
   isTimeWord,
   mayHoldAnswer,
   nameLetters,
+  namesIn,
   wordsOfText,
 } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
@@ -30,7 +31,7 @@ import {
   namesRelation,
 } from "../ranking/relations.ts";
 import { STOP_WORDS } from "../ranking/stop_words.ts";
-import { askedThing, namesThing } from "../ranking/things.ts";
+import { askedThing, namesThing, PLACED } from "../ranking/things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
@@ -217,17 +218,6 @@ async function byTheirNames(
   return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
 }
 
-/** The capitalised words of `text` after its first, in lower case: names ("volvo"). */
-function namesIn(text: string): string[] {
-  return text.split(/\s+/).slice(1).flatMap((word) => {
-    const letters = nameLetters(word);
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !/^I['’]/.test(word) &&
-        !isTimeWord(letters.toLowerCase())
-      ? [letters.toLowerCase()]
-      : [];
-  });
-}
-
 /** Whom `query` may ask about, in the order `memoriesAbout` reads them. */
 async function* subjectsOf(
   { owner, hasher }: SubjectLookup,
@@ -286,12 +276,9 @@ function askedThings(query: string): string[] {
     });
   return [
     ...after((at) => words[at] === "my" || words[at] === "our"),
-    ...after((at) => words[at] === "the" && !PLACING.has(words[at - 1])),
+    ...after((at) => words[at] === "the" && !PLACED.has(words[at - 1])),
   ];
 }
-
-/** Words before a place ("at the hospital"), not whom or what a question asks about. */
-const PLACING = new Set("at in on to from into near by".split(" "));
 
 /** Words for someone, besides a relation ("the man who owns our holiday cottage"). */
 const PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));

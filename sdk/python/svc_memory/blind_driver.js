@@ -15777,13 +15777,16 @@ function isTimeWord(word) {
 function nameLetters(word) {
   return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
 }
-function hasName(text, known) {
-  return text.split(/\s+/).slice(1).some((word) => {
-    if (/^I(['’]|$)/.test(word)) return false;
+function namesIn(text) {
+  return text.split(/\s+/).slice(1).flatMap((word) => {
+    if (/^I(['’]|$)/.test(word)) return [];
     const letters = nameLetters(word);
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) ? [
+      letters.toLowerCase()
+    ] : [];
   });
 }
+var hasName = (text, known) => namesIn(text).some((name) => !known.has(name));
 function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
   const words2 = wordsOfText(text);
   switch (type) {
@@ -26279,14 +26282,6 @@ async function byTheirNames(lookup, texts, read) {
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return void 0;
   return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
 }
-function namesIn(text) {
-  return text.split(/\s+/).slice(1).flatMap((word) => {
-    const letters = nameLetters(word);
-    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !/^I['’]/.test(word) && !isTimeWord(letters.toLowerCase()) ? [
-      letters.toLowerCase()
-    ] : [];
-  });
-}
 async function* subjectsOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
   if (relation) {
@@ -26350,10 +26345,9 @@ function askedThings(query) {
   });
   return [
     ...after((at) => words2[at] === "my" || words2[at] === "our"),
-    ...after((at) => words2[at] === "the" && !PLACING.has(words2[at - 1]))
+    ...after((at) => words2[at] === "the" && !PLACED.has(words2[at - 1]))
   ];
 }
-var PLACING = new Set("at in on to from into near by".split(" "));
 var PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
 var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
 var singular = (word) => word.length > 3 ? word.replace(/(?<!s)s$/, "") : word;
