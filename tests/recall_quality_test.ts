@@ -333,6 +333,10 @@ Deno.test("relations: a question about a name finds what the store says of its r
   const { results } = await recall(t, caller, body);
   const found = results.find((r) => r.id === answer);
   assert.equal(found?.explain?.asked_about, "my sister", JSON.stringify(results));
+  // Asked by her full name, where the store knows her first name.
+  const full = await recall(t, caller, { ...body, query: "Where does Niamh Kelly work?" });
+  const byFull = full.results.find((r) => r.id === answer);
+  assert.equal(byFull?.explain?.asked_about, "my sister", JSON.stringify(full.results));
 });
 
 Deno.test("times: a relative time is also asked as the year it names", async () => {

@@ -391,7 +391,9 @@ async function aboutRelations(
 ): Promise<OtherQuestion[]> {
   const name = bareName(asked.name);
   const said = await definitionsIn(asking, await asking.hasher.hashQuery(asking.owner, name));
-  const relations = said.flatMap((d) => d.said && bareName(d.name) === name ? [d.said] : []);
+  // "My sister Niamh" defines Niamh Kelly too.
+  const theirs = (defined: string) => defined === name || defined === name.split(" ")[0];
+  const relations = said.flatMap((d) => d.said && theirs(bareName(d.name)) ? [d.said] : []);
   return [...new Set(relations)].slice(0, OTHERS).map((words) => ({
     question: askedOf(query, asked, `my ${words}`),
     about: `my ${words}`,
