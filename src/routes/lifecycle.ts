@@ -64,202 +64,172 @@ const STILL_STORED = {
 /** The routes of remembered memories: namespaces, list, get, erase (one, a namespace), update. */
 export function lifecycleRoutes(lifecycle: LifecycleService): Route<HandlerContext>[] {
   return [
-    namespacesRoute(lifecycle),
-    listRoute(lifecycle),
-    getRoute(lifecycle),
-    eraseRoute(lifecycle),
-    eraseNamespaceRoute(lifecycle),
-    updateRoute(lifecycle),
-  ];
-}
-
-/** `GET /api/namespaces`. */
-function namespacesRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("GET", "/api/namespaces", async ({ caller, request }) => {
-    const listed = await lifecycle.namespaces(caller.owner, { signal: request.signal });
-    const namespaces = listed.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
-    return jsonResponse(200, { namespaces });
-  }, {
-    ...anyKeySigned,
-    operations: ["read"],
-    claim: "overlap",
-    doc: {
-      tag: "memories",
-      summary: "The namespaces holding memories, with how many each holds",
-      description: "Sorted by name; a key limited to some namespaces sees only those.",
-      responses: {
-        200: {
-          description: "The namespaces and their memory counts.",
-          example: { namespaces: [{ namespace: "default", count: 12 }] },
-        },
-      },
-    },
-  });
-}
-
-/** `GET /api/memories`. */
-function listRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("GET", "/api/memories", async ({ caller, input: { query }, request, touch }) => {
-    const { namespace, limit, cursor, tags, since, until } = query;
-    touch(namespace);
-    const page = await lifecycle.list(caller.owner, namespace, {
-      limit,
-      cursor,
-      filter: { tags, since, until },
-    }, { credentials: caller.credentials, signal: request.signal });
-    touch(namespace, page.memories.map((memory) => memory.id));
-    return jsonResponse(200, page);
-  }, {
-    ...anyKeySigned,
-    operations: ["read"],
-    access: "list",
-    input: { query: LIST },
-    doc: {
-      tag: "memories",
-      summary: "List a namespace's memories, newest first, a page at a time",
-      example: { query: { namespace: "default", limit: 20, tag: ["diet"] } },
-      responses: {
-        200: {
-          description: "A page; `next_cursor` is `null` on the last one.",
-          example: { memories: [EXAMPLE_MEMORY], next_cursor: null },
-        },
-      },
-    },
-  });
-}
-
-/** `GET /api/memories/:id`. */
-function getRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("GET", "/api/memories/:id", async ({ caller, input, request, touch }) => {
-    const { id } = input.params;
-    const memory = await lifecycle.get(caller.owner, id, {
-      credentials: caller.credentials,
-      signal: request.signal,
-      allow: allowById(caller, touch, id, unknown),
-    });
-    if (!memory) throw unknown();
-    return jsonResponse(200, memory);
-  }, {
-    ...anyKeySigned,
-    operations: ["read"],
-    access: "get",
-    input: { params: BY_ID },
-    doc: {
-      tag: "memories",
-      summary: "One memory",
-      example: { params: { id: EXAMPLE_ID } },
-      responses: {
-        200: { description: "The memory.", example: EXAMPLE_MEMORY },
-        404: { description: "Unknown, or another owner's." },
-      },
-    },
-  });
-}
-
-/** `DELETE /api/memories/:id`. */
-function eraseRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("DELETE", "/api/memories/:id", async ({ caller, input: { params }, touch }) => {
-    const { id } = params;
-    // Not abortable: once begun, an erase completes even if its client leaves.
-    const receipt = await lifecycle.erase(caller.owner, id, {
-      credentials: caller.credentials,
-      allow: allowById(caller, touch, id, unknown),
-    });
-    if (!receipt) throw unknown();
-    return jsonResponse(200, receipt);
-  }, {
-    ...anyKeySigned,
-    operations: ["erase"],
-    access: "erase",
-    input: { params: BY_ID },
-    doc: {
-      tag: "memories",
-      summary: "Erase a memory: its key is destroyed, then its index row and blob",
-      example: { params: { id: EXAMPLE_ID } },
-      responses: {
-        200: {
-          description: "The erase receipt, signed by the relayer (`/health`'s `receiptKey`).",
-          example: EXAMPLE_RECEIPT,
-        },
-        404: { description: "Unknown, or another owner's." },
-        409: STILL_STORED,
-        501: NO_SPONSOR,
-      },
-    },
-  });
-}
-
-/** `DELETE /api/memories`. */
-function eraseNamespaceRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("DELETE", "/api/memories", async ({ caller, input: { query }, touch }) => {
-    const { namespace } = query;
-    touch(namespace);
-    const erased = await lifecycle.eraseNamespace(caller.owner, namespace, {
-      credentials: caller.credentials,
-    });
-    touch(namespace, erased.receipts.map((receipt) => receipt.memory_id));
-    return jsonResponse(200, erased);
-  }, {
-    ...anyKeySigned,
-    operations: ["erase"],
-    access: "erase",
-    input: { query: ERASE_NAMESPACE },
-    doc: {
-      tag: "memories",
-      summary: "Erase every memory of a namespace",
-      example: { query: { namespace: "scratch", confirm: "scratch" } },
-      responses: {
-        200: {
-          description: "A receipt per memory erased.",
-          example: {
-            namespace: "scratch",
-            owner: EXAMPLE_OWNER,
-            erased: 1,
-            receipts: [EXAMPLE_RECEIPT],
+    route("GET", "/api/namespaces", async ({ caller, request }) => {
+      const listed = await lifecycle.namespaces(caller.owner, { signal: request.signal });
+      const namespaces = listed.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
+      return jsonResponse(200, { namespaces });
+    }, {
+      ...anyKeySigned,
+      operations: ["read"],
+      claim: "overlap",
+      doc: {
+        tag: "memories",
+        summary: "The namespaces holding memories, with how many each holds",
+        description: "Sorted by name; a key limited to some namespaces sees only those.",
+        responses: {
+          200: {
+            description: "The namespaces and their memory counts.",
+            example: { namespaces: [{ namespace: "default", count: 12 }] },
           },
         },
-        501: NO_SPONSOR,
       },
-    },
-  });
-}
-
-/** `PUT /api/memories/:id`. */
-function updateRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
-    const { id } = params;
-    const job = await lifecycle.update(caller.owner, id, body, {
-      allow: allowById(caller, touch, id, unknown),
-      rememberedBy: provenanceOf(caller),
-    });
-    if (!job) throw unknown();
-    touch(job.namespace, [job.job_id]);
-    return jsonResponse(202, {
-      job_id: job.job_id,
-      status: job.status,
-      supersedes: job.supersedes,
-    });
-  }, {
-    ...anyKeySigned, // the owner key too: the dashboard's Edit
-    // A correction erases the version it replaces.
-    operations: ["write", "erase"],
-    access: "update",
-    input: { params: BY_ID, body: UPDATE },
-    doc: {
-      tag: "memories",
-      summary: "Store a corrected version of a memory",
-      description: "The old version is erased once the new one is recallable; the new one " +
-        "keeps the old `created_at`, and its tags and expiry unless new ones are given. A " +
-        "scoped key needs `erase` as well as `write`.",
-      example: { params: { id: EXAMPLE_ID }, body: { text: "I am vegan", tags: ["diet"] } },
-      responses: {
-        202: {
-          description: "Accepted: poll the job.",
-          example: { job_id: EXAMPLE_ID, status: "pending", supersedes: EXAMPLE_ID },
+    }),
+    route("GET", "/api/memories", async ({ caller, input: { query }, request, touch }) => {
+      const { namespace, limit, cursor, tags, since, until } = query;
+      touch(namespace);
+      const page = await lifecycle.list(caller.owner, namespace, {
+        limit,
+        cursor,
+        filter: { tags, since, until },
+      }, { credentials: caller.credentials, signal: request.signal });
+      touch(namespace, page.memories.map((memory) => memory.id));
+      return jsonResponse(200, page);
+    }, {
+      ...anyKeySigned,
+      operations: ["read"],
+      access: "list",
+      input: { query: LIST },
+      doc: {
+        tag: "memories",
+        summary: "List a namespace's memories, newest first, a page at a time",
+        example: { query: { namespace: "default", limit: 20, tag: ["diet"] } },
+        responses: {
+          200: {
+            description: "A page; `next_cursor` is `null` on the last one.",
+            example: { memories: [EXAMPLE_MEMORY], next_cursor: null },
+          },
         },
-        404: { description: "Unknown, or another owner's." },
-        409: STILL_STORED,
       },
-    },
-  });
+    }),
+    route("GET", "/api/memories/:id", async ({ caller, input, request, touch }) => {
+      const { id } = input.params;
+      const memory = await lifecycle.get(caller.owner, id, {
+        credentials: caller.credentials,
+        signal: request.signal,
+        allow: allowById(caller, touch, id, unknown),
+      });
+      if (!memory) throw unknown();
+      return jsonResponse(200, memory);
+    }, {
+      ...anyKeySigned,
+      operations: ["read"],
+      access: "get",
+      input: { params: BY_ID },
+      doc: {
+        tag: "memories",
+        summary: "One memory",
+        example: { params: { id: EXAMPLE_ID } },
+        responses: {
+          200: { description: "The memory.", example: EXAMPLE_MEMORY },
+          404: { description: "Unknown, or another owner's." },
+        },
+      },
+    }),
+    route("DELETE", "/api/memories/:id", async ({ caller, input: { params }, touch }) => {
+      const { id } = params;
+      // Not abortable: once begun, an erase completes even if its client leaves.
+      const receipt = await lifecycle.erase(caller.owner, id, {
+        credentials: caller.credentials,
+        allow: allowById(caller, touch, id, unknown),
+      });
+      if (!receipt) throw unknown();
+      return jsonResponse(200, receipt);
+    }, {
+      ...anyKeySigned,
+      operations: ["erase"],
+      access: "erase",
+      input: { params: BY_ID },
+      doc: {
+        tag: "memories",
+        summary: "Erase a memory: its key is destroyed, then its index row and blob",
+        example: { params: { id: EXAMPLE_ID } },
+        responses: {
+          200: {
+            description: "The erase receipt, signed by the relayer (`/health`'s `receiptKey`).",
+            example: EXAMPLE_RECEIPT,
+          },
+          404: { description: "Unknown, or another owner's." },
+          409: STILL_STORED,
+          501: NO_SPONSOR,
+        },
+      },
+    }),
+    route("DELETE", "/api/memories", async ({ caller, input: { query }, touch }) => {
+      const { namespace } = query;
+      touch(namespace);
+      const erased = await lifecycle.eraseNamespace(caller.owner, namespace, {
+        credentials: caller.credentials,
+      });
+      touch(namespace, erased.receipts.map((receipt) => receipt.memory_id));
+      return jsonResponse(200, erased);
+    }, {
+      ...anyKeySigned,
+      operations: ["erase"],
+      access: "erase",
+      input: { query: ERASE_NAMESPACE },
+      doc: {
+        tag: "memories",
+        summary: "Erase every memory of a namespace",
+        example: { query: { namespace: "scratch", confirm: "scratch" } },
+        responses: {
+          200: {
+            description: "A receipt per memory erased.",
+            example: {
+              namespace: "scratch",
+              owner: EXAMPLE_OWNER,
+              erased: 1,
+              receipts: [EXAMPLE_RECEIPT],
+            },
+          },
+          501: NO_SPONSOR,
+        },
+      },
+    }),
+    route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
+      const { id } = params;
+      const job = await lifecycle.update(caller.owner, id, body, {
+        allow: allowById(caller, touch, id, unknown),
+        rememberedBy: provenanceOf(caller),
+      });
+      if (!job) throw unknown();
+      touch(job.namespace, [job.job_id]);
+      return jsonResponse(202, {
+        job_id: job.job_id,
+        status: job.status,
+        supersedes: job.supersedes,
+      });
+    }, {
+      ...anyKeySigned, // the owner key too: the dashboard's Edit
+      // A correction erases the version it replaces.
+      operations: ["write", "erase"],
+      access: "update",
+      input: { params: BY_ID, body: UPDATE },
+      doc: {
+        tag: "memories",
+        summary: "Store a corrected version of a memory",
+        description: "The old version is erased once the new one is recallable; the new one " +
+          "keeps the old `created_at`, and its tags and expiry unless new ones are given. A " +
+          "scoped key needs `erase` as well as `write`.",
+        example: { params: { id: EXAMPLE_ID }, body: { text: "I am vegan", tags: ["diet"] } },
+        responses: {
+          202: {
+            description: "Accepted: poll the job.",
+            example: { job_id: EXAMPLE_ID, status: "pending", supersedes: EXAMPLE_ID },
+          },
+          404: { description: "Unknown, or another owner's." },
+          409: STILL_STORED,
+        },
+      },
+    }),
+  ];
 }

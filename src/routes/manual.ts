@@ -25,111 +25,98 @@ function exampleVector(dimensions: () => number): number[] {
   return Array.from({ length: dimensions() }, (_, i) => (i % 7) / 10);
 }
 
-/** `POST /api/remember/manual`; `dimensions`: the embedder's, which the vector must have. */
-export function manualRememberRoute(
+/**
+ * The routes of client-encrypted memories: store, embed, recall; `dimensions`: the embedder's,
+ * which a client's vector must have.
+ */
+export function manualRoutes(
   service: MemoryService,
   dimensions: () => number,
-): Route<HandlerContext> {
+): Route<HandlerContext>[] {
   const MANUAL = object({
     blob: manualBlob(),
     vector: vector({ dimensions }),
     namespace: namespace({ written: true }),
   });
-  return route("POST", "/api/remember/manual", async ({ caller, input: { body }, touch }) => {
-    const { blob, vector, namespace } = body;
-    touch(namespace);
-    const stored = await service.rememberManual(
-      caller.owner,
-      blob,
-      vector,
-      namespace,
-      provenanceOf(caller),
-    );
-    touch(namespace, [stored.id]);
-    return jsonResponse(200, stored);
-  }, {
-    signed: true,
-    operations: ["write"],
-    access: "remember",
-    input: { body: MANUAL },
-    doc: {
-      tag: "manual",
-      summary: "Store a memory the client encrypted, under the client's vector",
-      get example() {
-        return {
-          body: {
-            encrypted_data: "c2VhbGVkIGJ5IHRoZSBjbGllbnQ=",
-            vector: exampleVector(dimensions),
-          },
-        };
-      },
-      responses: {
-        200: {
-          description: "Stored and indexed.",
-          example: {
-            id: EXAMPLE_ID,
-            blob_id: EXAMPLE_RESULT.blob_id,
-            owner: EXAMPLE_OWNER,
-            namespace: "default",
-          },
-        },
-      },
-    },
-  });
-}
-
-/** `POST /api/embed`; `dimensions`: the embedder's. */
-export function embedRoute(
-  service: MemoryService,
-  dimensions: () => number,
-): Route<HandlerContext> {
-  return route("POST", "/api/embed", async ({ input: { body }, request }) => {
-    const { texts: { texts, one }, purpose = "document" } = body;
-    const { vectors, model, dimensions } = await service.embed(texts, purpose, {
-      signal: request.signal,
-    });
-    const embedded = one ? { vector: vectors[0] } : { vectors };
-    return jsonResponse(200, { ...embedded, model, dimensions });
-  }, {
-    // Not sent again without a nonce: each call costs the embedder's work.
-    signed: true,
-    operations: ["read"],
-    input: { body: EMBED },
-    doc: {
-      tag: "manual",
-      summary: "Vectors of texts in the relayer's embedding space (the relayer reads them)",
-      example: { body: { text: "I am vegetarian" } },
-      responses: {
-        200: {
-          description: "`vector` for `text`, `vectors` in order for `texts`; the model and " +
-            "its dimensions.",
-          get example() {
-            return {
-              vector: exampleVector(dimensions),
-              model: "example-model",
-              dimensions: dimensions(),
-            };
-          },
-        },
-      },
-    },
-  });
-}
-
-/** `POST /api/recall/manual`; `dimensions`: the embedder's, which the vector must have. */
-export function manualRecallRoute(
-  service: MemoryService,
-  dimensions: () => number,
-): Route<HandlerContext> {
   const MANUAL_RECALL = object({
     vector: vector({ dimensions }),
     limit: integer({ fallback: 10, min: 1, max: 100 }),
     namespace: namespace(),
   });
-  return route(
-    "POST",
-    "/api/recall/manual",
-    async ({ caller, input: { body }, request, touch }) => {
+  return [
+    route("POST", "/api/remember/manual", async ({ caller, input: { body }, touch }) => {
+      const { blob, vector, namespace } = body;
+      touch(namespace);
+      const stored = await service.rememberManual(
+        caller.owner,
+        blob,
+        vector,
+        namespace,
+        provenanceOf(caller),
+      );
+      touch(namespace, [stored.id]);
+      return jsonResponse(200, stored);
+    }, {
+      signed: true,
+      operations: ["write"],
+      access: "remember",
+      input: { body: MANUAL },
+      doc: {
+        tag: "manual",
+        summary: "Store a memory the client encrypted, under the client's vector",
+        get example() {
+          return {
+            body: {
+              encrypted_data: "c2VhbGVkIGJ5IHRoZSBjbGllbnQ=",
+              vector: exampleVector(dimensions),
+            },
+          };
+        },
+        responses: {
+          200: {
+            description: "Stored and indexed.",
+            example: {
+              id: EXAMPLE_ID,
+              blob_id: EXAMPLE_RESULT.blob_id,
+              owner: EXAMPLE_OWNER,
+              namespace: "default",
+            },
+          },
+        },
+      },
+    }),
+    route("POST", "/api/embed", async ({ input: { body }, request }) => {
+      const { texts: { texts, one }, purpose = "document" } = body;
+      const { vectors, model, dimensions } = await service.embed(texts, purpose, {
+        signal: request.signal,
+      });
+      const embedded = one ? { vector: vectors[0] } : { vectors };
+      return jsonResponse(200, { ...embedded, model, dimensions });
+    }, {
+      // Not sent again without a nonce: each call costs the embedder's work.
+      signed: true,
+      operations: ["read"],
+      input: { body: EMBED },
+      doc: {
+        tag: "manual",
+        summary: "Vectors of texts in the relayer's embedding space (the relayer reads them)",
+        example: { body: { text: "I am vegetarian" } },
+        responses: {
+          200: {
+            description: "`vector` for `text`, `vectors` in order for `texts`; the model and " +
+              "its dimensions.",
+            get example() {
+              return {
+                vector: exampleVector(dimensions),
+                model: "example-model",
+                dimensions: dimensions(),
+              };
+            },
+          },
+        },
+      },
+    }),
+    route("POST", "/api/recall/manual", async ({ caller, input: { body }, request, touch }) => {
       const { vector, limit, namespace } = body;
       touch(namespace);
       const recalled = await service.recallManual(caller.owner, vector, limit, namespace, {
@@ -137,8 +124,7 @@ export function manualRecallRoute(
       });
       touch(namespace, recalled.results.map((result) => result.id));
       return jsonResponse(200, recalled);
-    },
-    {
+    }, {
       signed: true,
       operations: ["read"],
       claim: "overlap",
@@ -165,6 +151,6 @@ export function manualRecallRoute(
           },
         },
       },
-    },
-  );
+    }),
+  ];
 }

@@ -9,8 +9,8 @@ import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService } from "../services/memories.ts";
 import { anyKeySigned, type HandlerContext } from "./context.ts";
 import { EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
-import { embedRoute, manualRecallRoute, manualRememberRoute } from "./manual.ts";
-import { bulkRememberRoute, bulkStatusRoute, rememberJobRoute, rememberRoute } from "./remember.ts";
+import { manualRoutes } from "./manual.ts";
+import { rememberRoutes } from "./remember.ts";
 import { MAX_QUERY_BYTES } from "../text_limits.ts";
 
 const route = routesFor<HandlerContext>();
@@ -48,88 +48,73 @@ export function memoryRoutes(
   dimensions: () => number,
 ): Route<HandlerContext>[] {
   return [
-    rememberRoute({ service, lifecycle }),
-    bulkRememberRoute(service),
-    bulkStatusRoute(service),
-    rememberJobRoute(service),
-    recallRoute(service),
-    manualRememberRoute(service, dimensions),
-    embedRoute(service, dimensions),
-    manualRecallRoute(service, dimensions),
-    restoreRoute(service),
-  ];
-}
-
-/** `POST /api/recall`. */
-function recallRoute(service: MemoryService): Route<HandlerContext> {
-  return route("POST", "/api/recall", async ({ caller, input: { body }, request, touch }) => {
-    const { query, limit, namespace, tags, since, until, min_score, explain } = body;
-    touch(namespace);
-    const recalled = await service.recall(caller.owner, query, limit, namespace, {
-      credentials: caller.credentials,
-      keyAddress: caller.address,
-      signal: request.signal,
-      filter: { tags, since, until },
-      minScore: min_score,
-      explain,
-    });
-    touch(namespace, recalled.results.map((result) => result.id));
-    return jsonResponse(200, recalled);
-  }, {
-    ...anyKeySigned, // the dashboard's search
-    operations: ["read"],
-    claim: "overlap",
-    access: "recall",
-    input: { body: RECALL },
-    doc: {
-      tag: "memories",
-      summary: "Recall the memories that best match a query",
-      example: { body: { query: "what do I eat?", limit: 5, tags: ["diet"] } },
-      responses: {
-        200: {
-          description: "The memories found, best first (none: `{results: [], total: 0}`).",
-          example: { results: [EXAMPLE_RESULT], total: 1 },
-        },
-      },
-    },
-  });
-}
-
-/** `POST /api/restore`. */
-function restoreRoute(service: MemoryService): Route<HandlerContext> {
-  return route("POST", "/api/restore", async ({ caller, input: { body }, request, touch }) => {
-    const { namespace, limit } = body;
-    touch(namespace);
-    const restored = await service.restore(caller.owner, namespace, limit, {
-      credentials: caller.credentials,
-      signal: request.signal,
-      eraseCopies: allowsOperation(caller.scope, "erase"),
-    });
-    return jsonResponse(200, restored);
-  }, {
-    signed: true,
-    // Restore rebuilds the index: it changes what is stored, as a write does.
-    operations: ["write"],
-    access: "restore",
-    input: { body: RESTORE },
-    doc: {
-      tag: "memories",
-      summary: "Index again the namespace's stored memories that the index lacks",
-      example: { body: { namespace: "default", limit: 50 } },
-      responses: {
-        200: {
-          description: "What was restored.",
-          example: {
-            restored: 3,
-            skipped: 40,
-            total: 43,
-            remaining: 0,
-            truncated: false,
-            namespace: "default",
-            owner: EXAMPLE_OWNER,
+    ...rememberRoutes({ service, lifecycle }),
+    route("POST", "/api/recall", async ({ caller, input: { body }, request, touch }) => {
+      const { query, limit, namespace, tags, since, until, min_score, explain } = body;
+      touch(namespace);
+      const recalled = await service.recall(caller.owner, query, limit, namespace, {
+        credentials: caller.credentials,
+        keyAddress: caller.address,
+        signal: request.signal,
+        filter: { tags, since, until },
+        minScore: min_score,
+        explain,
+      });
+      touch(namespace, recalled.results.map((result) => result.id));
+      return jsonResponse(200, recalled);
+    }, {
+      ...anyKeySigned, // the dashboard's search
+      operations: ["read"],
+      claim: "overlap",
+      access: "recall",
+      input: { body: RECALL },
+      doc: {
+        tag: "memories",
+        summary: "Recall the memories that best match a query",
+        example: { body: { query: "what do I eat?", limit: 5, tags: ["diet"] } },
+        responses: {
+          200: {
+            description: "The memories found, best first (none: `{results: [], total: 0}`).",
+            example: { results: [EXAMPLE_RESULT], total: 1 },
           },
         },
       },
-    },
-  });
+    }),
+    ...manualRoutes(service, dimensions),
+    route("POST", "/api/restore", async ({ caller, input: { body }, request, touch }) => {
+      const { namespace, limit } = body;
+      touch(namespace);
+      const restored = await service.restore(caller.owner, namespace, limit, {
+        credentials: caller.credentials,
+        signal: request.signal,
+        eraseCopies: allowsOperation(caller.scope, "erase"),
+      });
+      return jsonResponse(200, restored);
+    }, {
+      signed: true,
+      // Restore rebuilds the index: it changes what is stored, as a write does.
+      operations: ["write"],
+      access: "restore",
+      input: { body: RESTORE },
+      doc: {
+        tag: "memories",
+        summary: "Index again the namespace's stored memories that the index lacks",
+        example: { body: { namespace: "default", limit: 50 } },
+        responses: {
+          200: {
+            description: "What was restored.",
+            example: {
+              restored: 3,
+              skipped: 40,
+              total: 43,
+              remaining: 0,
+              truncated: false,
+              namespace: "default",
+              owner: EXAMPLE_OWNER,
+            },
+          },
+        },
+      },
+    }),
+  ];
 }

@@ -119,88 +119,81 @@ function namespacePage(
 
 /** `POST /api/stats` and `GET /v1/owners/:owner/namespaces`. */
 export function referenceNamespaceRoutes(lifecycle: LifecycleService): Route<HandlerContext>[] {
-  return [statsRoute(lifecycle), ownerNamespacesRoute(lifecycle)];
-}
-
-/** `POST /api/stats`: the caller's owner and account, and how many memories a namespace holds. */
-function statsRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("POST", "/api/stats", async ({ caller, input: { body }, request, touch }) => {
-    touch(body.namespace);
-    const counts = await lifecycle.namespaces(caller.owner, { signal: request.signal });
-    const count = counts.find((entry) => entry.namespace === body.namespace)?.count ?? 0;
-    return jsonResponse(200, {
-      owner: caller.owner,
-      account_id: caller.accountId,
-      namespace: body.namespace,
-      memory_count: count,
-    });
-  }, {
-    ...anyKeySigned,
-    operations: ["read"],
-    claim: "overlap",
-    input: { body: STATS },
-    doc: {
-      tag: "memories",
-      summary: "The caller's owner, and a namespace's memory count (the reference SDKs' call)",
-      example: { body: { namespace: "default" } },
-      responses: {
-        200: {
-          description: "The owner and account the key resolves to, and the namespace's count.",
-          example: {
-            owner: EXAMPLE_OWNER,
-            account_id: "0x7d2e…",
-            namespace: "default",
-            memory_count: 12,
-          },
-        },
-      },
-    },
-  });
-}
-
-/** `GET /v1/owners/:owner/namespaces`: a page of the caller's own namespaces. */
-function ownerNamespacesRoute(lifecycle: LifecycleService): Route<HandlerContext> {
-  return route("GET", "/v1/owners/:owner/namespaces", async ({ caller, input, request }) => {
-    if (input.params.owner?.toLowerCase() !== caller.owner.toLowerCase()) {
-      throw new SvcError(
-        "forbidden",
-        "This key may list only its own account's namespaces: the path must name its owner " +
-          `${caller.owner} (the owner POST /api/stats answers)`,
-      );
-    }
-    const activity = await lifecycle.namespaceActivity(caller.owner, { signal: request.signal });
-    const visible = activity.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
-    const { limit, updated_after } = input.query;
-    return jsonResponse(200, namespacePage(visible, limit, updated_after));
-  }, {
-    ...anyKeySigned,
-    operations: ["read"],
-    claim: "overlap",
-    input: { params: OWNER, query: PAGE },
-    doc: {
-      tag: "memories",
-      summary: "A page of the owner's namespaces (the reference SDKs' `list_namespaces`)",
-      example: { params: { owner: EXAMPLE_OWNER }, query: { limit: 100 } },
-      description: "Oldest change first; keep `next_cursor` after the last page to find the " +
-        "namespaces changed since. A key limited to some namespaces sees only those. " +
-        "`storage_used` is always 0: the catalog keeps no blob sizes.",
-      responses: {
-        200: {
-          description: "A page; continue while `has_more`.",
-          example: {
-            namespaces: [{
-              id: "default",
-              name: "default",
+  return [
+    route("POST", "/api/stats", async ({ caller, input: { body }, request, touch }) => {
+      touch(body.namespace);
+      const counts = await lifecycle.namespaces(caller.owner, { signal: request.signal });
+      const count = counts.find((entry) => entry.namespace === body.namespace)?.count ?? 0;
+      return jsonResponse(200, {
+        owner: caller.owner,
+        account_id: caller.accountId,
+        namespace: body.namespace,
+        memory_count: count,
+      });
+    }, {
+      ...anyKeySigned,
+      operations: ["read"],
+      claim: "overlap",
+      input: { body: STATS },
+      doc: {
+        tag: "memories",
+        summary: "The caller's owner, and a namespace's memory count (the reference SDKs' call)",
+        example: { body: { namespace: "default" } },
+        responses: {
+          200: {
+            description: "The owner and account the key resolves to, and the namespace's count.",
+            example: {
+              owner: EXAMPLE_OWNER,
+              account_id: "0x7d2e…",
+              namespace: "default",
               memory_count: 12,
-              storage_used: 0,
-              updated_at: "2026-01-01T00:00:00.000Z",
-            }],
-            next_cursor: "eyJ1cGRhdGVkX2F0Ijo…",
-            has_more: false,
-            snapshot_version: SNAPSHOT_VERSION,
+            },
           },
         },
       },
-    },
-  });
+    }),
+    route("GET", "/v1/owners/:owner/namespaces", async ({ caller, input, request }) => {
+      if (input.params.owner?.toLowerCase() !== caller.owner.toLowerCase()) {
+        throw new SvcError(
+          "forbidden",
+          "This key may list only its own account's namespaces: the path must name its owner " +
+            `${caller.owner} (the owner POST /api/stats answers)`,
+        );
+      }
+      const activity = await lifecycle.namespaceActivity(caller.owner, { signal: request.signal });
+      const visible = activity.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
+      const { limit, updated_after } = input.query;
+      return jsonResponse(200, namespacePage(visible, limit, updated_after));
+    }, {
+      ...anyKeySigned,
+      operations: ["read"],
+      claim: "overlap",
+      input: { params: OWNER, query: PAGE },
+      doc: {
+        tag: "memories",
+        summary: "A page of the owner's namespaces (the reference SDKs' `list_namespaces`)",
+        example: { params: { owner: EXAMPLE_OWNER }, query: { limit: 100 } },
+        description: "Oldest change first; keep `next_cursor` after the last page to find the " +
+          "namespaces changed since. A key limited to some namespaces sees only those. " +
+          "`storage_used` is always 0: the catalog keeps no blob sizes.",
+        responses: {
+          200: {
+            description: "A page; continue while `has_more`.",
+            example: {
+              namespaces: [{
+                id: "default",
+                name: "default",
+                memory_count: 12,
+                storage_used: 0,
+                updated_at: "2026-01-01T00:00:00.000Z",
+              }],
+              next_cursor: "eyJ1cGRhdGVkX2F0Ijo…",
+              has_more: false,
+              snapshot_version: SNAPSHOT_VERSION,
+            },
+          },
+        },
+      },
+    }),
+  ];
 }

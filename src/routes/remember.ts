@@ -122,145 +122,136 @@ function rememberResponse(outcome: RememberOutcome): Response {
   }
 }
 
-/** `POST /api/remember`. */
-export function rememberRoute(services: RememberServices): Route<HandlerContext> {
-  return route("POST", "/api/remember", async (context) => {
-    const outcome = await rememberText(services, context, context.input.body);
-    return rememberResponse(outcome);
-  }, {
-    signed: true,
-    operations: ["write"],
-    access: "remember",
-    claim: "carried",
-    input: { body: REMEMBER },
-    doc: {
-      tag: "memories",
-      summary: "Remember a text: queued, then encrypted, stored and indexed",
-      description: "A text the namespace already holds (same after normalising case and " +
-        "white space) stores nothing and answers with that memory. With `replaces`, the " +
-        "text is a new version of that memory, which is erased once the new one is " +
-        "recallable; a scoped key then needs `erase` as well as `write`.",
-      example: { body: { text: "I am vegetarian", namespace: "default", tags: ["diet"] } },
-      responses: {
-        202: {
-          description: "Accepted: poll the job.",
-          example: { job_id: EXAMPLE_ID, status: "pending" },
+/** The remember routes: one text, a bulk of them, and the state of their jobs. */
+export function rememberRoutes(services: RememberServices): Route<HandlerContext>[] {
+  const { service } = services;
+  return [
+    route("POST", "/api/remember", async (context) => {
+      const outcome = await rememberText(services, context, context.input.body);
+      return rememberResponse(outcome);
+    }, {
+      signed: true,
+      operations: ["write"],
+      access: "remember",
+      claim: "carried",
+      input: { body: REMEMBER },
+      doc: {
+        tag: "memories",
+        summary: "Remember a text: queued, then encrypted, stored and indexed",
+        description: "A text the namespace already holds (same after normalising case and " +
+          "white space) stores nothing and answers with that memory. With `replaces`, the " +
+          "text is a new version of that memory, which is erased once the new one is " +
+          "recallable; a scoped key then needs `erase` as well as `write`.",
+        example: { body: { text: "I am vegetarian", namespace: "default", tags: ["diet"] } },
+        responses: {
+          202: {
+            description: "Accepted: poll the job.",
+            example: { job_id: EXAMPLE_ID, status: "pending" },
+          },
+          200: {
+            description: "Already remembered: the memory holding the text (`job_id` names it " +
+              "too, as a bulk does; there is nothing to wait for).",
+            example: {
+              status: "duplicate",
+              duplicate_of: EXAMPLE_ID,
+              job_id: EXAMPLE_ID,
+              memory: EXAMPLE_MEMORY,
+            },
+          },
+          404: { description: "With `replaces`: no memory of the caller has that id." },
         },
-        200: {
-          description: "Already remembered: the memory holding the text (`job_id` names it " +
-            "too, as a bulk does; there is nothing to wait for).",
-          example: {
-            status: "duplicate",
-            duplicate_of: EXAMPLE_ID,
-            job_id: EXAMPLE_ID,
-            memory: EXAMPLE_MEMORY,
+      },
+    }),
+    route("POST", "/api/remember/bulk", async ({ caller, input: { body }, touch }) => {
+      const rememberedBy = provenanceOf(caller);
+      const items = body.items.map((item) => ({ ...itemOf(item), rememberedBy }));
+      for (const item of items) touch(item.namespace);
+      const accepted = await service.accept(caller.owner, items, caller.claim);
+      for (const { job } of accepted) if (job) touch(job.namespace, [job.job_id]);
+      const duplicates = accepted.flatMap(({ duplicate_of }, index) => {
+        if (!duplicate_of) return [];
+        touch(items[index].namespace, [duplicate_of]);
+        return [{ index, duplicate_of }];
+      });
+      // `job_ids[i]` is `items[i]`'s: a duplicate's is the memory holding its text, which is
+      // the id of the job that stored it.
+      return jsonResponse(202, {
+        job_ids: accepted.map(({ duplicate_of, job }) => duplicate_of ?? job.job_id),
+        total: items.length,
+        status: "pending",
+        ...(duplicates.length > 0 && { duplicates }),
+      });
+    }, {
+      signed: true,
+      operations: ["write"],
+      access: "remember",
+      claim: "carried",
+      input: { body: BULK },
+      doc: {
+        tag: "memories",
+        summary: "Remember 1 to 20 texts at once",
+        description: "`job_ids[i]` is `items[i]`'s job. An item whose text is already " +
+          "remembered starts none: its `job_ids[i]` is the memory holding the text (nothing " +
+          "to wait for), and it is listed in `duplicates`.",
+        example: {
+          body: { items: [{ text: "I keep bees" }, { text: "My sister lives in Lisbon" }] },
+        },
+        responses: {
+          202: {
+            description: "Accepted: a job per item, in order.",
+            example: { job_ids: [EXAMPLE_ID], total: 1, status: "pending" },
           },
         },
-        404: { description: "With `replaces`: no memory of the caller has that id." },
       },
-    },
-  });
-}
-
-/** `POST /api/remember/bulk`. */
-export function bulkRememberRoute(service: MemoryService): Route<HandlerContext> {
-  return route("POST", "/api/remember/bulk", async ({ caller, input: { body }, touch }) => {
-    const rememberedBy = provenanceOf(caller);
-    const items = body.items.map((item) => ({ ...itemOf(item), rememberedBy }));
-    for (const item of items) touch(item.namespace);
-    const accepted = await service.accept(caller.owner, items, caller.claim);
-    for (const { job } of accepted) if (job) touch(job.namespace, [job.job_id]);
-    const duplicates = accepted.flatMap(({ duplicate_of }, index) => {
-      if (!duplicate_of) return [];
-      touch(items[index].namespace, [duplicate_of]);
-      return [{ index, duplicate_of }];
-    });
-    // `job_ids[i]` is `items[i]`'s: a duplicate's is the memory holding its text, which is
-    // the id of the job that stored it.
-    return jsonResponse(202, {
-      job_ids: accepted.map(({ duplicate_of, job }) => duplicate_of ?? job.job_id),
-      total: items.length,
-      status: "pending",
-      ...(duplicates.length > 0 && { duplicates }),
-    });
-  }, {
-    signed: true,
-    operations: ["write"],
-    access: "remember",
-    claim: "carried",
-    input: { body: BULK },
-    doc: {
-      tag: "memories",
-      summary: "Remember 1 to 20 texts at once",
-      description: "`job_ids[i]` is `items[i]`'s job. An item whose text is already " +
-        "remembered starts none: its `job_ids[i]` is the memory holding the text (nothing " +
-        "to wait for), and it is listed in `duplicates`.",
-      example: {
-        body: { items: [{ text: "I keep bees" }, { text: "My sister lives in Lisbon" }] },
-      },
-      responses: {
-        202: {
-          description: "Accepted: a job per item, in order.",
-          example: { job_ids: [EXAMPLE_ID], total: 1, status: "pending" },
+    }),
+    route("POST", "/api/remember/bulk/status", async ({ caller, input: { body }, touch }) => {
+      // A job in a namespace the key may not use is answered as an unknown one.
+      const results = (await service.jobs(caller.owner, body.job_ids)).map((job) =>
+        "namespace" in job && !allowsNamespace(caller.scope, job.namespace)
+          ? { job_id: job.job_id, status: "not_found" as const }
+          : job
+      );
+      for (const job of results) if ("namespace" in job) touch(job.namespace);
+      return jsonResponse(200, { results });
+    }, {
+      signed: true,
+      operations: ["write"],
+      claim: "overlap",
+      input: { body: BULK_STATUS },
+      doc: {
+        tag: "memories",
+        summary: "The state of 1 to 100 remember jobs",
+        example: { body: { job_ids: [EXAMPLE_ID] } },
+        responses: {
+          200: {
+            description:
+              "The jobs in request order; an unknown, malformed or another owner's job is " +
+              '`{job_id, status: "not_found"}`.',
+            example: { results: [EXAMPLE_JOB] },
+          },
         },
       },
-    },
-  });
-}
-
-/** `POST /api/remember/bulk/status`. */
-export function bulkStatusRoute(service: MemoryService): Route<HandlerContext> {
-  return route("POST", "/api/remember/bulk/status", async ({ caller, input: { body }, touch }) => {
-    // A job in a namespace the key may not use is answered as an unknown one.
-    const results = (await service.jobs(caller.owner, body.job_ids)).map((job) =>
-      "namespace" in job && !allowsNamespace(caller.scope, job.namespace)
-        ? { job_id: job.job_id, status: "not_found" as const }
-        : job
-    );
-    for (const job of results) if ("namespace" in job) touch(job.namespace);
-    return jsonResponse(200, { results });
-  }, {
-    signed: true,
-    operations: ["write"],
-    claim: "overlap",
-    input: { body: BULK_STATUS },
-    doc: {
-      tag: "memories",
-      summary: "The state of 1 to 100 remember jobs",
-      example: { body: { job_ids: [EXAMPLE_ID] } },
-      responses: {
-        200: {
-          description:
-            "The jobs in request order; an unknown, malformed or another owner's job is " +
-            '`{job_id, status: "not_found"}`.',
-          example: { results: [EXAMPLE_JOB] },
+    }),
+    route("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
+      const job = await service.job(caller.owner, params.job_id);
+      if (!job || !allowsNamespace(caller.scope, job.namespace)) {
+        throw new SvcError("not_found", "No such remember job");
+      }
+      touch(job.namespace);
+      return jsonResponse(200, job);
+    }, {
+      ...anyKeySigned, // the dashboard waits for a correction
+      operations: ["write"],
+      claim: "overlap",
+      doc: {
+        tag: "memories",
+        summary: "The state of a remember job",
+        example: { params: { job_id: EXAMPLE_ID } },
+        responses: {
+          200: { description: "The job.", example: EXAMPLE_JOB },
+          404: { description: "Unknown, expired or another owner's job." },
         },
       },
-    },
-  });
-}
-
-/** `GET /api/remember/:job_id`. */
-export function rememberJobRoute(service: MemoryService): Route<HandlerContext> {
-  return route("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
-    const job = await service.job(caller.owner, params.job_id);
-    if (!job || !allowsNamespace(caller.scope, job.namespace)) {
-      throw new SvcError("not_found", "No such remember job");
-    }
-    touch(job.namespace);
-    return jsonResponse(200, job);
-  }, {
-    ...anyKeySigned, // the dashboard waits for a correction
-    operations: ["write"],
-    claim: "overlap",
-    doc: {
-      tag: "memories",
-      summary: "The state of a remember job",
-      example: { params: { job_id: EXAMPLE_ID } },
-      responses: {
-        200: { description: "The job.", example: EXAMPLE_JOB },
-        404: { description: "Unknown, expired or another owner's job." },
-      },
-    },
-  });
+    }),
+  ];
 }
