@@ -226,25 +226,32 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   return { copied, resumed, done, index };
 }
 
+/** What a phase copies from and into: the data directory, the database, the master key. */
+interface Copy {
+  dir: string;
+  database: Database;
+  secret: Uint8Array<ArrayBuffer>;
+}
+
 /** What each phase copies, given what to tell of its progress; `index`: the active index. */
 function phaseSteps(
   { config, database, secret }: StoreMigrationOptions,
   index: string | null,
 ): Record<Phase, (tell: Tell) => Promise<number>> {
   const dir = config.dataDir;
+  const copy: Copy = { dir, database, secret };
   /** Runs `use` on the state in the data directory's `jobs.kv`; 0 when there is none. */
   const jobsKv = (use: (state: KvStateStore) => Promise<number>) =>
     withKv(dir, "jobs.kv", (kv) => use(new KvStateStore(kv)));
   return {
-    ledger: (tell) => copyLedger(dir, database, secret, tell),
-    keys: (tell) => copyKeys(dir, database, secret, tell),
+    ledger: (tell) => copyLedger(copy, tell),
+    keys: (tell) => copyKeys(copy, tell),
     blobs: async (tell) =>
       config.blobStore.kind === "postgres"
         ? await copyLocalBlobs(dir, await PgBlobStore.open({ database, secret }), secret, tell)
         : 0,
-    index: (tell) =>
-      index ? copyIndexToDatabase(dir, index, database, secret, tell) : Promise.resolve(0),
-    jobs: (tell) => jobsKv((state) => copyJobs(state, dir, database, secret, tell)),
+    index: (tell) => index ? copyIndexToDatabase(copy, index, tell) : Promise.resolve(0),
+    jobs: (tell) => jobsKv((state) => copyJobs(copy, state, tell)),
     // Erased memories (under their owners' keyed hashes) and the expiry schedule.
     lifecycle: (tell) =>
       jobsKv(async (state) => {
@@ -262,25 +269,15 @@ function phaseSteps(
   };
 }
 
-async function copyLedger(
-  dir: string,
-  database: Database,
-  masterKey: Uint8Array<ArrayBuffer>,
-  tell: Tell,
-): Promise<number> {
+async function copyLedger({ dir, database, secret }: Copy, tell: Tell): Promise<number> {
   return await withKv(dir, "ledger.kv", async (kv) => {
     const source = new KvLedgerStore(kv);
-    const target = await openPgLedger(database, masterKey);
+    const target = await openPgLedger(database, secret);
     return await copyAll(() => source.accounts(), BATCH, (a) => target.importAccounts(a), tell);
   });
 }
 
-async function copyKeys(
-  dir: string,
-  database: Database,
-  secret: Uint8Array<ArrayBuffer>,
-  tell: Tell,
-): Promise<number> {
+async function copyKeys({ dir, database, secret }: Copy, tell: Tell): Promise<number> {
   if (!await hasKeyStore(dir)) return 0;
   const source = await openKeyStore(dir);
   const target = await PgKeyStore.open({ database, secret });
@@ -299,10 +296,8 @@ async function copyKeys(
 }
 
 async function copyIndexToDatabase(
-  dir: string,
+  { dir, database, secret }: Copy,
   name: string,
-  database: Database,
-  secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
   const source = await openIndexFile(dir, name);
@@ -324,10 +319,8 @@ async function copyIndexToDatabase(
 }
 
 async function copyJobs(
+  { dir, database, secret }: Copy,
   state: KvStateStore,
-  dir: string,
-  database: Database,
-  secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
   const seal = await JobSeal.derive(secret);

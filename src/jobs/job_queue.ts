@@ -17,11 +17,7 @@
  * makes from a record applies only while the job is still as that record shows it (same
  * status, worker and attempt); otherwise it throws `LeaseLost` and changes nothing. A worker
  * whose lease was taken over therefore cannot save, finish or retry the job a second time.
- *
- * A worker takes jobs in batches: `leaseMany`, `payloads`, `ciphertexts`, `saveCiphertexts` and
- * `completeMany` do for many jobs what their one-job twins do, in as few commits as the store
- * allows. The changes among them answer, per job, whether it applied (`false`: that job's lease
- * was lost, and nothing changed for it) instead of throwing `LeaseLost`.
+ * The batch twins (`leaseMany`, `completeMany`, …) answer per job instead of throwing.
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
 import { SvcError } from "../errors.ts";

@@ -1,9 +1,6 @@
 /**
- * `JobStore`: where remember jobs live, and nothing else. The job state machine (leases,
- * renewals, retries with backoff, completion, failure and its dead letter, redrive) is
- * `StoredJobQueue`'s, written once over this interface; a store keeps records, texts and
- * ciphertexts, applies a change only while the job is still as the caller saw it, and delivers
- * messages.
+ * `JobStore`: where remember jobs live, and nothing else (the state machine is `StoredJobQueue`'s):
+ * records, texts and ciphertexts, changes applied only while a job is as seen, and messages.
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
 import type { JobRecord } from "./job_queue.ts";

@@ -21,6 +21,7 @@ import { concatBytes, openBytes, openNow, sealBytes, sealNow } from "@svc/util/s
 import { SvcError } from "../errors.ts";
 import { STATE_LIMITS, type StateBatch, type StateStore } from "../state/state_store.ts";
 import type { JobTextKeys } from "./job_text_keys.ts";
+import type { JobRecord } from "./job_queue.ts";
 
 /** How long records, texts and ciphertexts are kept. */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
@@ -30,6 +31,12 @@ export const CHUNK_BYTES = STATE_LIMITS.valueBytes;
 export const MAX_COMMIT_BYTES = STATE_LIMITS.batchBytes;
 /** The first byte of a text sealed under its job's own key. */
 const KEYED = 0x4b;
+const EXPIRES = { expireIn: RECORD_TTL_MS };
+
+/** The key of chunk `chunk` of the ciphertext attempt `attempt` of a job saved. */
+function chunkKey(jobId: string, attempt: number, chunk: number) {
+  return ["job_ciphertext_chunk", jobId, attempt, chunk];
+}
 
 /** Which attempt's ciphertext chunks are complete. */
 export interface CiphertextMark {
@@ -87,7 +94,7 @@ export class JobTexts {
           staged = this.#state.batch();
           stagedBytes = 0;
         }
-        staged.set(["job_payload", jobIds[i], c], chunk, { expireIn: RECORD_TTL_MS });
+        staged.set(["job_payload", jobIds[i], c], chunk, EXPIRES);
         stagedBytes += chunk.byteLength;
       }
     }
@@ -127,22 +134,20 @@ export class JobTexts {
   }
 
   /**
-   * Commits the leading chunks of attempt `attempt`'s ciphertext of a job, as many commits as
-   * they take, when it does not fit in one; resolves to the first chunk left for the commit that
-   * marks it complete (`setCiphertext`).
+   * Commits the leading chunks of the ciphertext of job `seen`'s attempt, as many commits as they
+   * take, when it does not fit in one; resolves to the first chunk left for the commit that marks
+   * it complete (`setCiphertext`): 0 for one chunk at most.
    */
-  async stageCiphertext(
-    jobId: string,
-    attempt: number,
-    ciphertext: Uint8Array<ArrayBuffer>,
-  ): Promise<number> {
+  async stageCiphertext(seen: JobRecord, ciphertext?: Uint8Array<ArrayBuffer>): Promise<number> {
+    if (!ciphertext || ciphertext.byteLength <= CHUNK_BYTES) return 0;
+    const { job_id: jobId, attempts: attempt } = seen;
     const chunks = chunksOf(ciphertext);
     // Chunks [first, c) wait for a commit; they hold `bytes`.
     let first = 0;
     for (let bytes = 0, c = 0; c < chunks.length; c++) {
       if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
         const op = this.#state.batch();
-        for (; first < c; first++) this.#setChunk(op, jobId, attempt, first, chunks[first]);
+        for (; first < c; first++) op.set(chunkKey(jobId, attempt, first), chunks[first], EXPIRES);
         await commit(op, "save the ciphertext");
         bytes = 0;
       }
@@ -163,19 +168,11 @@ export class JobTexts {
     first = 0,
   ): void {
     const chunks = chunksOf(ciphertext);
-    for (let c = first; c < chunks.length; c++) this.#setChunk(op, jobId, attempt, c, chunks[c]);
+    for (let c = first; c < chunks.length; c++) {
+      op.set(chunkKey(jobId, attempt, c), chunks[c], EXPIRES);
+    }
     const mark: CiphertextMark = { attempt, chunks: chunks.length };
-    op.set(["job_ciphertext", jobId], mark, { expireIn: RECORD_TTL_MS });
-  }
-
-  #setChunk(
-    op: StateBatch,
-    jobId: string,
-    attempt: number,
-    chunk: number,
-    bytes: Uint8Array<ArrayBuffer>,
-  ): void {
-    op.set(["job_ciphertext_chunk", jobId, attempt, chunk], bytes, { expireIn: RECORD_TTL_MS });
+    op.set(["job_ciphertext", jobId], mark, EXPIRES);
   }
 
   /** The ciphertext saved for each job, in order, `null` where none was (or the job finished). */

@@ -2,16 +2,10 @@
  * `StateJobStore`: where the relayer's remember jobs live, in its `StateStore`, with a
  * `MessageQueue` to deliver them (`StoredJobQueue` is the state machine over it).
  *
- * Creating seals each text (see `job_texts.ts`: under a key of its own, in the key store), then
- * writes every job record in one atomic commit, with the texts when they fit in it (larger ones
- * are staged in commits of their own first), and enqueues one message for all of them, unless
- * the queue hands them to its listener itself. Creates made while a commit is in flight share
- * the next one (`job_accept.ts`), and its message: Deno KV spends a sync to disk on every
- * commit. Records and texts expire after 7 days; a failed job leaves a dead letter.
- *
- * A write commits only if the stored record is still as the caller saw it (read, compared, then
- * written under a version check), up to 64 jobs a commit, with what goes with it: the
- * ciphertext kept, the text and ciphertext dropped, the dead letter; then the next message.
+ * Creates are committed in groups, texts sealed (`job_accept.ts`, `job_texts.ts`); a write
+ * commits under a version check (`job_records.ts`) with what goes with it: the ciphertext kept,
+ * the text and ciphertext dropped, the dead letter; then the next message. Records and texts
+ * expire after 7 days.
  *
  * A message that could not be enqueued after its commit landed is not an error of the change:
  * its job stays pending, and the reconciler delivers it again once its lease has passed. That
@@ -101,7 +95,9 @@ export class StateJobStore implements JobStore {
   async #writeGroup(group: JobWrite[]): Promise<(JobRecord | null)[]> {
     const ids = group.map((write) => write.seen.job_id);
     const drop = group.some((write) => write.finished) ? await this.#texts.toDrop(ids) : null;
-    const first = await Promise.all(group.map((write) => this.#stageCiphertext(write)));
+    const first = await Promise.all(
+      group.map(({ seen, ciphertext }) => this.#texts.stageCiphertext(seen, ciphertext)),
+    );
     const written = await updateMany(
       this.#records,
       group.map((write, i) => ({
@@ -136,15 +132,6 @@ export class StateJobStore implements JobStore {
     for (const [owner, records] of byOwner) {
       await this.#texts.forget(owner, records.map((record) => record.job_id));
     }
-  }
-
-  /**
-   * Commits the leading chunks of a ciphertext too large for one commit under the attempt's own
-   * keys; resolves to the first chunk the write's commit sets (0 for one that fits).
-   */
-  #stageCiphertext({ seen, ciphertext }: JobWrite): Promise<number> {
-    if (!ciphertext || ciphertext.byteLength <= CHUNK_BYTES) return Promise.resolve(0);
-    return this.#texts.stageCiphertext(seen.job_id, seen.attempts, ciphertext);
   }
 
   /** Adds to `op` what goes with a write besides its record and its message. */

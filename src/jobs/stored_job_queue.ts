@@ -67,12 +67,9 @@ export class StoredJobQueue implements JobQueue {
   }
 
   /**
-   * Creates the jobs in the store. While the queue is listened to, they are handed to the
-   * listener at once, in this process, instead of a message (the store delivers them only if
-   * the listener does not finish them, see `CreateOptions.deliver`), as long as no more than
-   * `maxHanded` handed jobs wait for their lease; while the listener's worker would start them
-   * at once (`ListenOptions.worker`), they are created leased to it, so its lease writes
-   * nothing. The records returned are as accepted.
+   * While the queue is listened to, hands the jobs to the listener in this process instead of a
+   * message (`CreateOptions.deliver`), up to `maxHanded` waiting, leased to its worker when it
+   * would start them at once (`ListenOptions.worker`). The records returned are as accepted.
    */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
     const now = this.#now();
