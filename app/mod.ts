@@ -84,12 +84,23 @@ export interface Backends {
   close(): Promise<void>;
 }
 
+/** What `openStores` opens from. */
+interface StoreSettings {
+  config: Config;
+  secret: Uint8Array<ArrayBuffer>;
+  database: Database | undefined;
+  /** The embedder chosen, and its re-ranker. */
+  chosen: ChosenEmbedder;
+  logger: Logger;
+  links: { sidecar?: SidecarLink; offlineReindex?: boolean };
+}
+
+/** What a store opens from. */
+type Opening = Pick<StoreSettings, "config" | "secret" | "database" | "logger">;
+
 /** The vector store's indexes: the encrypted index's files, LanceDB's tables, or memory. */
 async function openIndexSet(
-  config: Config,
-  secret: Uint8Array<ArrayBuffer>,
-  logger: Logger,
-  database: Database | undefined,
+  { config, secret, logger, database }: Opening,
 ): Promise<VectorIndexSet> {
   switch (config.vectorStore.kind) {
     case "encrypted": {
@@ -127,7 +138,7 @@ async function openVectors(
   database: Database | undefined,
 ): Promise<OpenedIndex> {
   const { config, secret, cipher, blobs, logger } = deps;
-  const indexes = await openIndexSet(config, secret, logger, database);
+  const indexes = await openIndexSet({ config, secret, logger, database });
   const opened = await openVectorIndex({
     ...deps,
     indexes,
@@ -164,12 +175,9 @@ async function openVectors(
  * loopback so that one process alone spends the sponsor's coins.
  */
 async function openCipher(
-  config: Config,
-  secret: Uint8Array<ArrayBuffer>,
-  sidecar: SidecarLink | undefined,
-  stores: { database?: Database; keys?: KeyStore },
+  { config, secret, database, links }: StoreSettings,
+  keys: KeyStore | undefined,
 ): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
-  const { database, keys } = stores;
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("@svc/local-cipher");
@@ -182,7 +190,7 @@ async function openCipher(
     case "seal": {
       const { SealCipher } = await import("@svc/seal");
       const paid = config.chain.kind === "sui" && config.chain.sui.sponsorPrivateKey;
-      const sponsor = paid && sidecar ? new SidecarSponsor(sidecar) : undefined;
+      const sponsor = paid && links.sidecar ? new SidecarSponsor(links.sidecar) : undefined;
       const cipher = await SealCipher.open({ ...config.cipher.seal, sponsor });
       await cipher.checkKeyServers();
       return { cipher };
@@ -190,12 +198,7 @@ async function openCipher(
   }
 }
 
-async function openBlobs(
-  config: Config,
-  secret: Uint8Array<ArrayBuffer>,
-  database: Database | undefined,
-  logger: Logger,
-): Promise<BlobStore> {
+async function openBlobs({ config, secret, database, logger }: Opening): Promise<BlobStore> {
   switch (config.blobStore.kind) {
     case "postgres": {
       const { PgBlobStore } = await postgresPlugin();
@@ -245,17 +248,6 @@ class OpenedParts {
   }
 }
 
-/** What `openStores` opens from. */
-interface StoreSettings {
-  config: Config;
-  secret: Uint8Array<ArrayBuffer>;
-  database: Database | undefined;
-  /** The embedder chosen, and its re-ranker. */
-  chosen: ChosenEmbedder;
-  logger: Logger;
-  links: { sidecar?: SidecarLink; offlineReindex?: boolean };
-}
-
 /**
  * The relayer's state, cipher, blobs, index and accounts, each checked against what the data
  * directory recorded; each is put in `opened` as it opens, for the caller to close.
@@ -268,17 +260,18 @@ async function openStores(settings: StoreSettings, opened: OpenedParts) {
   if (state.kv) {
     await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
       const store = kind === "encrypted" ? { kind, memoryMb: 64, importLanceDb: false } : { kind };
-      return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
+      return openIndexSet({
+        ...settings,
+        config: { ...config, vectorStore: store },
+        database: undefined,
+      });
     });
   }
   // A lost key store was refused (or accepted) as `openState` opened it.
-  const { cipher, close } = await openCipher(config, secret, links.sidecar, {
-    database,
-    keys: state.keyStore,
-  });
+  const { cipher, close } = await openCipher(settings, state.keyStore);
   opened.closeCipher = close;
   if (config.cipher.kind === "local" && state.kv) await recordKeyStore(state.kv);
-  const blobs = opened.blobs = await openBlobs(config, secret, database, logger);
+  const blobs = opened.blobs = await openBlobs(settings);
   const index = await openVectors({
     config,
     state: state.reindex,
