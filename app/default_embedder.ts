@@ -11,7 +11,7 @@
  *   embedder keeps serving with that one).
  */
 import { type Logger, SvcError } from "@svc/relayer/kit";
-import { pathExists } from "@svc/util/files";
+import { nullIfMissing, pathExists } from "@svc/util/files";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";
 
@@ -85,13 +85,8 @@ export async function openChosenEmbedder(
 /** The embedder the data directory chose, if it has chosen. */
 async function readChoice(dataDir: string): Promise<Choice | undefined> {
   const path = `${dataDir}/${EMBEDDER_RECORD}`;
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  const text = await nullIfMissing(Deno.readTextFile(path));
+  if (text === null) return undefined;
   let embedder: unknown;
   try {
     embedder = JSON.parse(text)?.embedder;

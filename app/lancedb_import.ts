@@ -18,6 +18,7 @@ import {
   type VectorRow,
 } from "@svc/relayer/kit";
 import type { TermHasher } from "@svc/relayer/stored";
+import { nullIfMissing } from "@svc/util/files";
 
 const NOTE = "lancedb-import";
 
@@ -37,15 +38,6 @@ export async function carryImportNote(from: object, to: object): Promise<void> {
   if (!notes(from) || !notes(to)) return;
   const state = await from.note(NOTE);
   if (state === "done") await to.setNote(NOTE, state);
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 /** What reads an old row's memory: its blob, decrypted. */
@@ -94,7 +86,7 @@ export async function importLanceDb(
   logger: Logger,
 ): Promise<number> {
   const dir = `${dataDir}/lancedb`;
-  if (!await isDirectory(dir)) return 0;
+  if (!(await nullIfMissing(Deno.stat(dir)))?.isDirectory) return 0;
   const state = await store.note(NOTE);
   const warning = `${dir} still holds the memories' vectors in readable form: delete it ` +
     `(the encrypted index ${dataDir}/index.sqlite replaces it)`;

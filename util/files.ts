@@ -1,6 +1,7 @@
 /**
  * Whether something is at a path, for the few places that branch on it (JSR's `@std/fs` is not
- * reachable from this project's build machines); and a cache file written whole or not at all.
+ * reachable from this project's build machines), a file operation that may find no file, and a
+ * cache file written whole or not at all.
  *
  * @example
  * ```ts
@@ -11,11 +12,18 @@
 
 /** Whether `path` exists (a file, a folder, or what a link points to); other errors throw. */
 export async function pathExists(path: string): Promise<boolean> {
+  return await nullIfMissing(Deno.stat(path)) !== null;
+}
+
+/**
+ * What a file operation resolves to, or `null` when it failed for want of the file
+ * (`Deno.errors.NotFound`); other errors throw.
+ */
+export async function nullIfMissing<T>(operation: Promise<T>): Promise<T | null> {
   try {
-    await Deno.stat(path);
-    return true;
+    return await operation;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
 }

@@ -14,7 +14,7 @@
  * system name no path (the listing's folder names are hashes of owners and namespaces).
  */
 import { backendError, type BlobMeta, type ListedBlobMeta } from "@svc/relayer/kit";
-import { pathExists } from "@svc/util/files";
+import { nullIfMissing, pathExists } from "@svc/util/files";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 
@@ -40,11 +40,9 @@ async function* folderEntries(dir: string): AsyncIterable<Deno.DirEntry> {
   }
 }
 
-/** Removes a file; none is fine. */
-async function removeFile(path: string): Promise<void> {
-  await Deno.remove(path).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
+/** Removes a file (or, `recursive`, a folder); none is fine. */
+async function removePath(path: string, recursive = false): Promise<void> {
+  await nullIfMissing(Deno.remove(path, { recursive }));
 }
 
 /**
@@ -103,11 +101,7 @@ export class LegacyBlobFiles {
           for await (const file of folderEntries(folder)) {
             const blobId = file.name.slice(file.name.indexOf("-") + 1);
             if (!file.isFile || !BLOB_ID.test(blobId)) continue;
-            const json = await Deno.readTextFile(`${this.#objectPath(blobId)}.json`)
-              .catch((error) => {
-                if (error instanceof Deno.errors.NotFound) return null;
-                throw error;
-              });
+            const json = await nullIfMissing(Deno.readTextFile(`${this.#objectPath(blobId)}.json`));
             const meta = json === null ? null : listedMeta(json);
             yield { blobId, listing: `${folder}/${file.name}`, meta };
           }
@@ -122,9 +116,8 @@ export class LegacyBlobFiles {
   async get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     if (!BLOB_ID.test(blobId)) return null;
     try {
-      return await Deno.readFile(this.#objectPath(blobId));
+      return await nullIfMissing(Deno.readFile(this.#objectPath(blobId)));
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return null;
       throw filesError("read the blob", error);
     }
   }
@@ -136,9 +129,9 @@ export class LegacyBlobFiles {
   async removeBlob({ blobId, listing }: LegacyBlob): Promise<void> {
     if (!BLOB_ID.test(blobId)) return;
     try {
-      await removeFile(listing);
-      await removeFile(this.#objectPath(blobId));
-      await removeFile(`${this.#objectPath(blobId)}.json`);
+      await removePath(listing);
+      await removePath(this.#objectPath(blobId));
+      await removePath(`${this.#objectPath(blobId)}.json`);
     } catch (error) {
       throw filesError("delete a moved blob", error);
     }
@@ -150,11 +143,7 @@ export class LegacyBlobFiles {
    */
   async remove(): Promise<void> {
     try {
-      for (const name of ["index", "objects"]) {
-        await Deno.remove(`${this.#dir}/${name}`, { recursive: true }).catch((error) => {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        });
-      }
+      for (const name of ["index", "objects"]) await removePath(`${this.#dir}/${name}`, true);
     } catch (error) {
       throw filesError("delete the blob files", error);
     }
