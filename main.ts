@@ -144,7 +144,7 @@ async function serveDashboard(
     "dashboard",
     "SVC_DASHBOARD_PORT",
     { hostname: config.host, port: config.dashboardPort, onListen() {} },
-    inFlight.wrap((request, info) => dashboard.handler(request, info)),
+    inFlight.wrap((request, info) => dashboard(request, info)),
   );
   // One origin for the browser: the sign-in links' `localhost` when it listens on loopback.
   const { hostname, port } = server.addr;

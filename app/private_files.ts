@@ -91,10 +91,8 @@ function tighten(dir: string, mode: number | null, force: boolean): number {
 }
 
 /**
- * Tightens the data directory `dir` to owner-only: every file and folder in it that group or
- * others may read, write or enter loses those permissions (the owner's are kept). The
- * directory's own entries are always checked, deeper ones under any folder that was looser.
- * Returns how many entries changed (0 on Windows). `dir` itself may be a symbolic link.
+ * Tightens the data directory `dir` (which may be a symbolic link) to owner-only, its own entries
+ * always checked (see `tighten`); returns how many entries changed (0 on Windows).
  */
 export function makePrivate(dir: string): number {
   if (!POSIX) return 0;

@@ -40,11 +40,7 @@ export interface RelayerState {
   close(): Promise<void>;
 }
 
-/**
- * The key store of the data directory, opened once the local cipher's record of it is checked
- * (`checkKeyStore`: a lost one is refused, unless `SVC_KEYS_LOST=1`). A Seal cipher keeps no
- * key there; the job queue's texts' keys are there whatever the cipher.
- */
+/** The key store of the data directory, once the local cipher's record of it is checked. */
 async function openDataKeyStore(
   config: Config,
   kv: Deno.Kv,
@@ -71,6 +67,7 @@ export async function openState(
   database: Database | undefined,
   logger: Logger,
 ): Promise<RelayerState> {
+  const limits = { maxAttempts: config.maxAttempts, leaseMs: config.jobLeaseSeconds * 1000 };
   if (!database) {
     const path = `${config.dataDir}/jobs.kv`;
     // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
@@ -88,11 +85,7 @@ export async function openState(
       keyStore = await openDataKeyStore(config, kv, logger);
       const state = new KvStateStore(kv);
       const reindex = await ReindexState.open(state, secret);
-      const shared = await openKvStores(kv, secret, {
-        keyStore,
-        maxAttempts: config.maxAttempts,
-        leaseMs: config.jobLeaseSeconds * 1000,
-      });
+      const shared = await openKvStores(kv, secret, { keyStore, ...limits });
       return { kv, keyStore, shared, reindex, close: () => Promise.resolve(kv.close()) };
     } catch (error) {
       kv.close();
@@ -102,10 +95,7 @@ export async function openState(
   }
   const plugin = await postgresPlugin();
   const state = new plugin.PgStateStore(database);
-  const queue = await plugin.PgJobQueue.open(database, secret, {
-    maxAttempts: config.maxAttempts,
-    leaseMs: config.jobLeaseSeconds * 1000,
-  });
+  const queue = await plugin.PgJobQueue.open(database, secret, limits);
   const replayGuard = new plugin.PgReplayGuard(database);
   return {
     shared: {

@@ -310,8 +310,7 @@ async function startAfresh(
 
 /** Opens the active index, and the reindex it needs; see the module documentation. */
 export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
-  const { config, indexes, embedder, logger } = deps;
-  const { state } = deps;
+  const { config, indexes, embedder, logger, state } = deps;
   await settleLeftovers(indexes, state, logger);
   const active = await indexes.active();
   const built = await indexes.built(active);

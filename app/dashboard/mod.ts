@@ -78,12 +78,8 @@ const SECURITY_HEADERS = {
 };
 const LOOPBACK_ADDRESS = /^(127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/;
 
-export interface Dashboard {
-  handler: HttpHandler;
-}
-
 /** The dashboard's handler, for `Deno.serve` on the dashboard port. */
-export function createDashboard(options: DashboardOptions): Dashboard {
+export function createDashboard(options: DashboardOptions): HttpHandler {
   const { logger } = options;
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
 
@@ -126,7 +122,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     route("GET", pathname, () => asset(new URL(`./static/${name}`, import.meta.url), type))
   );
   const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
-  const handler = createHttpHandler({
+  return createHttpHandler({
     logger,
     before(request) {
       checkHost(request);
@@ -177,5 +173,4 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       route("GET", "/health", toRelayer, { streamBody: true }),
     ],
   });
-  return { handler };
 }

@@ -13,7 +13,7 @@ function dashboard() {
     active: true,
     created_at: "2026-01-01T00:00:00.000Z",
   };
-  const { handler } = createDashboard({
+  const handler = createDashboard({
     relayerUrl: "http://127.0.0.1:8000",
     origin: ORIGIN,
     packageId: "0x" + "c".repeat(64),

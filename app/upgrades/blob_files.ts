@@ -90,10 +90,9 @@ export async function moveBlobFiles(
 }
 
 /**
- * {@link moveBlobFiles} for the files in `dataDir`
- * (`blobs/objects`), into `blobs/blobs.sqlite` (the relayer stopped; the caller holds the data
- * directory's `index.lock`). Resolves to what it moved (none when an earlier run had moved them
- * all), `null` when there are no blob files.
+ * {@link moveBlobFiles} for the files in `dataDir` (`blobs/objects`), into `blobs/blobs.sqlite`
+ * (the relayer stopped; the caller holds the data directory's `index.lock`). Resolves to what it
+ * moved (none when an earlier run had moved them all), `null` when there are no blob files.
  */
 export async function moveBlobsToSqlite(
   dataDir: string,
