@@ -110,7 +110,7 @@ Deno.test("host check: the dashboard answers its names only", async () => {
       relayer: () => Promise.resolve(Response.json({})),
       allowedHosts,
       logger: silentLogger,
-    }).handler;
+    });
   const get = (handler: ReturnType<typeof dashboard>, host: string, path = "/api/config") =>
     handler(new Request(`http://localhost:5173${path}`, { headers: { host } }));
 
