@@ -120,9 +120,8 @@ export class StateJobStore implements JobStore {
   }
 
   /**
-   * Erases the text keys of the jobs of `finished` done as a duplicate: their memory is another
-   * one, whose erase would not reach them. (A failed job's key stays: its memory may still hold
-   * a row or a blob until it is withdrawn, and the key store shares its id.)
+   * Erases the text keys of the jobs of `finished` done as a duplicate (`JobTexts.forget`); a
+   * failed job's key stays: its memory may still hold a row or a blob until it is withdrawn.
    */
   async #forgetTexts(finished: (JobRecord | null)[]): Promise<void> {
     const orphans = finished.filter((record): record is JobRecord =>
@@ -190,10 +189,7 @@ export class StateJobStore implements JobStore {
   }
 }
 
-/**
- * The texts of a store in `state`: each sealed under a key of its own kept in `keyStore`, or
- * under one derived from `secret` without it (which also opens those an earlier version sealed).
- */
+/** The texts of a store in `state` (see `JobTexts`), their keys in `keyStore` if given. */
 export async function openTexts(
   state: StateStore,
   secret: Uint8Array<ArrayBuffer>,

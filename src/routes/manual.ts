@@ -25,10 +25,7 @@ function exampleVector(dimensions: () => number): number[] {
   return Array.from({ length: dimensions() }, (_, i) => (i % 7) / 10);
 }
 
-/**
- * The routes of client-encrypted memories: store, embed, recall; `dimensions`: the embedder's,
- * which a client's vector must have.
- */
+/** The routes: store, embed, recall; `dimensions`: the embedder's, which a vector must have. */
 export function manualRoutes(
   service: MemoryService,
   dimensions: () => number,

@@ -2,10 +2,10 @@
  * `GET /metrics`: the relayer's metrics in the Prometheus text format. Without a token it
  * answers loopback clients only, asking for one of the relayer's names as `Host` (403 otherwise;
  * behind a trusted proxy, both the connection and the forwarded client address must be
- * loopback); with `token` (`SVC_METRICS_TOKEN`) it asks
- * every client, loopback included, for `Authorization: Bearer <token>`, compared in constant
- * time. Wrong tokens count as failed authentications of the client's address, as bad
- * signatures do, so that guessing is rate-limited (429).
+ * loopback); with `token` (`SVC_METRICS_TOKEN`) it asks every client, loopback included, for
+ * `Authorization: Bearer <token>`, compared in constant time. Wrong tokens count as failed
+ * authentications of the client's address, as bad signatures do, so that guessing is
+ * rate-limited (429).
  */
 import { timingSafeEqual } from "@svc/util/keys";
 import type { AuthFailureLimiter } from "../auth/failure_limiter.ts";
