@@ -328,6 +328,8 @@ export function readConfig(
   const store = readStore(read);
   // Where downloaded models are kept.
   const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
+  // Shared by many relayers, a job a dead relayer held is taken over once its lease runs out.
+  const leaseSeconds = store.kind === "postgres" ? 30 : 120;
   const config: Config = {
     host: read.matching(
       "SVC_HOST",
@@ -364,13 +366,7 @@ export function readConfig(
     batchSize: read.integer("SVC_WORKER_BATCH", 64, 1, 1024),
     callTimeoutMs: read.integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
     maxAttempts: read.integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
-    // Shared by many relayers, a job a dead relayer held is taken over once its lease runs out.
-    jobLeaseSeconds: read.integer(
-      "SVC_JOB_LEASE_SECONDS",
-      store.kind === "postgres" ? 30 : 120,
-      5,
-      3600,
-    ),
+    jobLeaseSeconds: read.integer("SVC_JOB_LEASE_SECONDS", leaseSeconds, 5, 3600),
     sidecarUrl: readSidecarUrl(read),
     trustProxy: read.choice("SVC_TRUST_PROXY", "0", ["0", "1"]) === "1",
     allowedOrigins: readAllowedOrigins(read),

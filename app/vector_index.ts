@@ -155,19 +155,16 @@ function mismatch(
     );
   }
   // A reindex while serving answers recalls with the original embedder: not when it cannot open.
+  const restart = `restart with ${settingsOf(config.embedder)} SVC_REINDEX=1`;
   const whileServing = unset === undefined
-    ? `restart with ${
-      settingsOf(config.embedder)
-    } SVC_REINDEX=1 (the relayer keeps serving from the old ` +
-      "index meanwhile), or "
+    ? `${restart} (the relayer keeps serving from the old index meanwhile), or `
     : "";
+  const opens = unset === undefined ? "" : " so that it opens";
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
       `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
-      `${configured}. Either configure ${original}${
-        unset === undefined ? "" : " so that it opens"
-      }` +
+      `${configured}. Either configure ${original}${opens}` +
       `, or rebuild the index for the new one: ${whileServing}stop the relayer and run ` +
       `\`${reindexCommand(config.embedder)}\`.`,
   );
