@@ -171,8 +171,7 @@ async function openVectors(
  * store, `keys.sqlite` in the data directory (`keys`, opened with the relayer's state, which the
  * job queue shares and which is closed apart) or the shared database (apart from the blobs, so
  * that erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
- * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over
- * loopback so that one process alone spends the sponsor's coins.
+ * sidecar's sponsor pays for (`SidecarSponsor`, with `SVC_SPONSOR_PRIVATE_KEY`).
  */
 async function openCipher(
   { config, secret, database, links }: StoreSettings,
