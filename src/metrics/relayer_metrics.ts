@@ -35,44 +35,27 @@ const RECALL_STAGES: readonly RecallStage[] = ["embed", "search", "lexical", "re
 const JOB_OUTCOMES: readonly JobOutcome[] = ["done", "duplicate", "failed"];
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
 
+/** The bounds 1, 2.5 and 5 times a power of ten from `from` to `to`, in seconds. */
+function steps(from: number, to: number): number[] {
+  const bounds = [];
+  for (let e = -5; e <= 2; e++) bounds.push(...[1, 2.5, 5].map((m) => Number(`${m}e${e}`)));
+  return bounds.filter((bound) => bound >= from && bound <= to);
+}
+
 /** Seconds, from half a millisecond to half a minute: a request's time to its headers. */
-const REQUEST_BUCKETS = [
-  0.0005,
-  0.001,
-  0.0025,
-  0.005,
-  0.01,
-  0.025,
-  0.05,
-  0.1,
-  0.25,
-  0.5,
-  1,
-  2.5,
-  5,
-  10,
-  30,
-];
+const REQUEST_BUCKETS = [...steps(0.0005, 10), 30];
 /** Seconds, from 50 µs: a recall stage. */
-const STAGE_BUCKETS = [
-  0.00005,
-  0.0001,
-  0.00025,
-  0.0005,
-  0.001,
-  0.0025,
-  0.005,
-  0.01,
-  0.025,
-  0.05,
-  0.1,
-  0.25,
-  0.5,
-  1,
-  5,
-];
+const STAGE_BUCKETS = [...steps(0.00005, 1), 5];
 /** Seconds, from 10 ms to 15 minutes: a job, or a worker's batch. */
-const JOB_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
+const JOB_BUCKETS = [...steps(0.01, 10), 30, 60, 300, 900];
+
+/** A family's series of each of `values` (its one label), by value. */
+function seriesByLabel<K extends string, S>(
+  family: { labels(value: string): S },
+  values: readonly K[],
+): Record<K, S> {
+  return Object.fromEntries(values.map((value) => [value, family.labels(value)])) as Record<K, S>;
+}
 
 /** One route's series: its latency, and its count per status. */
 interface RouteSeries {
@@ -137,27 +120,20 @@ export class RelayerMetrics {
       ["stage"],
       STAGE_BUCKETS,
     );
-    this.#stages = Object.fromEntries(
-      RECALL_STAGES.map((stage) => [stage, stages.labels(stage)]),
-    ) as Record<RecallStage, HistogramSeries>;
+    this.#stages = seriesByLabel(stages, RECALL_STAGES);
     const jobs = r.counter(
       "svc_jobs_total",
       "Remember jobs ended, by outcome (done, duplicate, failed).",
       ["outcome"],
     );
-    this.#jobs = Object.fromEntries(JOB_OUTCOMES.map((o) => [o, jobs.labels(o)])) as Record<
-      JobOutcome,
-      CounterSeries
-    >;
+    this.#jobs = seriesByLabel(jobs, JOB_OUTCOMES);
     const durations = r.histogram(
       "svc_job_duration_seconds",
       "Time from a remember job's acceptance to its end, by outcome.",
       ["outcome"],
       JOB_BUCKETS,
     );
-    this.#jobDurations = Object.fromEntries(
-      JOB_OUTCOMES.map((o) => [o, durations.labels(o)]),
-    ) as Record<JobOutcome, HistogramSeries>;
+    this.#jobDurations = seriesByLabel(durations, JOB_OUTCOMES);
     this.#retries = r.counter(
       "svc_job_retries_total",
       "Remember job attempts that failed and will be tried again.",
