@@ -138,18 +138,10 @@ export class StateReplayGuard implements ReplayGuard {
     return new StateReplayGuard(state, { id, version }, record, legacyUntil, options);
   }
 
-  claim(key: string, ttlMs: number): Promise<boolean> {
-    const now = this.#now();
-    const print = fingerprintOf(key);
-    if (this.#record.has(print, now)) return Promise.resolve(false);
-    // Recorded before anything is awaited: a concurrent claim of the same key is refused here.
-    const expiresAt = now + ttlMs;
-    this.#record.add(print, expiresAt);
-    if (this.#superseded) return Promise.reject(superseded());
-    if (now < this.#legacyUntil) {
-      return this.#unusedInLegacy(key).then((unused) => unused && this.#accept(print, expiresAt));
-    }
-    return this.#accept(print, expiresAt);
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const pending = await this.reserve(key, ttlMs);
+    if (pending) await pending.settle();
+    return pending !== false;
   }
 
   /**
@@ -161,6 +153,7 @@ export class StateReplayGuard implements ReplayGuard {
     const now = this.#now();
     const print = fingerprintOf(key);
     if (this.#record.has(print, now)) return false;
+    // Recorded before anything is awaited: a concurrent claim of the same key is refused here.
     const claim = { print, expiresAt: now + ttlMs };
     this.#record.add(print, claim.expiresAt);
     if (this.#superseded) throw superseded();
@@ -181,12 +174,6 @@ export class StateReplayGuard implements ReplayGuard {
           ? { add: (batch) => this.#addBatch(batch, [claim]), landed: () => landed = true }
           : undefined,
     };
-  }
-
-  /** Writes a claim with those made meanwhile; `true` once it is on disk. */
-  async #accept(print: Fingerprint, expiresAt: number): Promise<boolean> {
-    await this.#write({ print, expiresAt });
-    return true;
   }
 
   /** What the in-memory record holds now. */
