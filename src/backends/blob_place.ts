@@ -87,12 +87,8 @@ export class BlobPlaces {
 
   /** What `seal` sealed for `place`; throws for another place's or an altered seal. */
   open(place: Uint8Array, sealed: Uint8Array): { owner: string; namespace: string } {
-    const [owner, namespace] = JSON.parse(
-      decoder.decode(openNow(this.#sealing, sealed, place)),
-    ) as [
-      string,
-      string,
-    ];
+    const opened = decoder.decode(openNow(this.#sealing, sealed, place));
+    const [owner, namespace]: [string, string] = JSON.parse(opened);
     return { owner, namespace };
   }
 

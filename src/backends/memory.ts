@@ -20,14 +20,7 @@ import { BlobPlaces } from "./blob_place.ts";
 
 /** Cosine distance of two vectors (0 identical, 2 opposite; 1 when either is zero). */
 export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  if (na === 0 || nb === 0) return 1;
-  return 1 - dot / Math.sqrt(na * nb);
+  return cosineWithNorms(a, squaredNorm(a), b, squaredNorm(b));
 }
 
 /** The sum of the squares of `a`'s numbers. */

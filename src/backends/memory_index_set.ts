@@ -7,15 +7,6 @@ import { checkIndexName, DEFAULT_INDEX } from "./index_names.ts";
 import { MemoryVectorStore } from "./memory.ts";
 import type { IndexEmbedding, VectorIndexSet, VectorStore } from "./types.ts";
 
-/** `task`'s result, or its error, as a promise. */
-function settled<T>(task: () => T): Promise<T> {
-  try {
-    return Promise.resolve(task());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
 /** Indexes in memory; see the module documentation. */
 export class MemoryVectorIndexSet implements VectorIndexSet {
   readonly name = "memory";
@@ -27,14 +18,14 @@ export class MemoryVectorIndexSet implements VectorIndexSet {
   }
 
   built(name: string): Promise<IndexEmbedding | null> {
-    return settled(() => {
+    return Promise.try(() => {
       const index = this.#indexes.get(checkIndexName(name));
       return index ? { ...index.embedding } : null;
     });
   }
 
   open(name: string, embedding: IndexEmbedding): Promise<VectorStore> {
-    return settled(() => {
+    return Promise.try(() => {
       let index = this.#indexes.get(checkIndexName(name));
       if (!index) {
         const store = new MemoryVectorStore(embedding.dimensions);
@@ -54,13 +45,13 @@ export class MemoryVectorIndexSet implements VectorIndexSet {
   }
 
   activate(name: string): Promise<void> {
-    return settled(() => {
+    return Promise.try(() => {
       this.#active = checkIndexName(name);
     });
   }
 
   remove(name: string): Promise<void> {
-    return settled(() => {
+    return Promise.try(() => {
       if (checkIndexName(name) === this.#active) {
         throw new SvcError(
           "conflict",

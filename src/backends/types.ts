@@ -361,13 +361,9 @@ export interface EmbedOptions extends CallOptions {
 }
 
 /** An owner's namespace in the index, and how many rows it holds. */
-export interface IndexPartition {
+export interface IndexPartition extends NamespaceCount {
   /** The owner's address. */
   owner: string;
-  /** The namespace. */
-  namespace: string;
-  /** Its rows. */
-  count: number;
 }
 
 /** The embedder an index's vectors come from, as the index records it. */
