@@ -231,7 +231,6 @@ export class BlindMemory {
   #sender: SignedSender;
   #key: KeyPair;
   #options: BlindMemoryOptions;
-  #embedder: Embedder;
   #vectors: VectorStore;
   #owner?: string;
   #opened?: Opened;
@@ -243,7 +242,6 @@ export class BlindMemory {
     this.#sender = sender;
     this.#key = key;
     this.#options = options;
-    this.#embedder = options.embedder;
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
   }
 
@@ -280,7 +278,7 @@ export class BlindMemory {
       await seal.encrypt(await this.#ownerAddress(), contentKey, { memoryId: keyId });
     await this.#json("POST", "/api/blind", {
       namespace: this.namespace,
-      model: this.#embedder.model,
+      model: this.#options.embedder.model,
       wrapped,
       ...(sealed && { sealed_key: sealed.toBase64(), key_id: keyId }),
     });
@@ -293,7 +291,7 @@ export class BlindMemory {
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
     const { cacheFile, reranker } = this.#options;
-    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, reranker);
+    const index = new LocalIndex(this.#options.embedder, this.#vectors, hasher, seal, reranker);
     const cache = cacheFile === undefined ? undefined : await BlindCache.open(
       cacheFile,
       this.#key.privateKey,
@@ -322,11 +320,11 @@ export class BlindMemory {
       throw new SvcError("not_found", `Namespace "${this.namespace}" is not operator-blind`);
     }
     const { model } = head.manifest!;
-    if (model !== this.#embedder.model) {
+    if (model !== this.#options.embedder.model) {
       throw new SvcError(
         "conflict",
         `Namespace "${this.namespace}" is read with the embedder "${model}", not ` +
-          `"${this.#embedder.model}"`,
+          `"${this.#options.embedder.model}"`,
       );
     }
     if (head.wrapped) {
@@ -465,12 +463,17 @@ export class BlindMemory {
   }
 
   /**
-   * The attributes of what this client remembers: `tags`, `thread`, and this key as who
+   * A memory this client remembers at `createdAt`, with `tags`, `thread`, and this key as who
    * remembered it.
    */
-  #attributes(tags?: string[], thread?: string | null): MemoryAttributes {
+  #sealable(text: string, createdAt: number, tags?: string[], thread?: string | null): Sealable {
     const rememberedBy = { address: addressOf(this.publicKey), label: this.#options.label ?? "" };
-    return { ...(tags?.length && { tags }), ...(thread != null && { thread }), rememberedBy };
+    const attributes = {
+      ...(tags?.length && { tags }),
+      ...(thread != null && { thread }),
+      rememberedBy,
+    };
+    return { id: timeOrderedId(createdAt), text, createdAt, attributes };
   }
 
   /**
@@ -480,12 +483,9 @@ export class BlindMemory {
    */
   async remember(items: BlindItem[]): Promise<string[]> {
     const createdAt = Date.now();
-    return await this.#appendNew(items.map(({ text, tags, thread }) => ({
-      id: timeOrderedId(createdAt),
-      text,
-      createdAt,
-      attributes: this.#attributes(tags, thread),
-    })));
+    return await this.#appendNew(
+      items.map(({ text, tags, thread }) => this.#sealable(text, createdAt, tags, thread)),
+    );
   }
 
   /** Appends the memories whose text is not a duplicate; each one's id, or its holder's. */
@@ -624,15 +624,8 @@ export class BlindMemory {
     // As in normal mode: a text another memory holds in the thread is not taken.
     const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
     if (holder !== undefined && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
-    const createdAt = Date.now();
-    const memory = {
-      id: timeOrderedId(createdAt),
-      text: change.text,
-      createdAt,
-      supersedes: id,
-      attributes: this.#attributes(change.tags ?? old.tags, old.thread),
-    };
-    await this.#append([memory]);
+    const memory = this.#sealable(change.text, Date.now(), change.tags ?? old.tags, old.thread);
+    await this.#append([{ ...memory, supersedes: id }]);
     return { id: memory.id, supersedes: id, receipt: await this.forget(id) };
   }
 
@@ -676,12 +669,7 @@ export class BlindMemory {
       if (!line.text?.trim() || Number.isNaN(createdAt)) {
         throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
       }
-      return {
-        id: timeOrderedId(createdAt),
-        text: line.text,
-        createdAt,
-        attributes: this.#attributes(line.tags, line.thread),
-      };
+      return this.#sealable(line.text, createdAt, line.tags, line.thread);
     });
     return await this.#appendNew(memories);
   }
