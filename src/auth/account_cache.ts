@@ -40,11 +40,10 @@ export class CachedAccountDirectory implements AccountDirectory {
     options?: CallOptions,
   ): Promise<ResolvedAccount | null> {
     options?.signal?.throwIfAborted();
-    const key = `${publicKey}|${accountIdHint ?? ""}`;
-    const hit = this.#entries.get(key);
-    const value = hit && hit.until > this.#now()
-      ? hit.value
-      : await this.#lookUp(key, publicKey, accountIdHint, options);
+    const value = await this.#cached(
+      `${publicKey}|${accountIdHint ?? ""}`,
+      () => this.#inner.resolve(publicKey, accountIdHint, options),
+    );
     if (value?.expiresAt !== undefined && value.expiresAt <= this.#now()) {
       throw new SvcError("unauthorized", "This delegate key has expired", {
         details: { reason: "expired_key" },
@@ -59,20 +58,18 @@ export class CachedAccountDirectory implements AccountDirectory {
    */
   async resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
     options?.signal?.throwIfAborted();
-    if (!this.#inner.resolveOwner) return null;
-    const key = `owner|${owner}`;
-    const hit = this.#entries.get(key);
-    if (hit && hit.until > this.#now()) return hit.value;
-    return await this.#keep(key, await this.#inner.resolveOwner(owner, options));
+    const inner = this.#inner;
+    if (!inner.resolveOwner) return null;
+    return await this.#cached(`owner|${owner}`, () => inner.resolveOwner!(owner, options));
   }
 
-  async #lookUp(
+  /** What is kept for `key` while it is, else what `ask` answers (then kept). */
+  async #cached(
     key: string,
-    publicKey: string,
-    accountIdHint: string | undefined,
-    options: CallOptions | undefined,
+    ask: () => Promise<ResolvedAccount | null>,
   ): Promise<ResolvedAccount | null> {
-    return this.#keep(key, await this.#inner.resolve(publicKey, accountIdHint, options));
+    const hit = this.#entries.get(key);
+    return hit && hit.until > this.#now() ? hit.value : this.#keep(key, await ask());
   }
 
   /** Keeps what the directory answered for `key`, for as long as the answer's kind is kept. */

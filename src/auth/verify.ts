@@ -184,10 +184,10 @@ export async function checkSignedHeaders(
   const owned = owner && (accountIdHint === undefined || sameId(owner.accountId, accountIdHint))
     ? owner
     : undefined;
+  const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
   if (!account || owned) {
     // The owner's own key: allowed on a route open to it, on an inactive account too.
     if (owned && ownerKey) {
-      const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
       return { ...headers, account: owned, ownerKey: true, checkedAt: checkedAt() };
     }
     if (owned) {
@@ -209,7 +209,6 @@ export async function checkSignedHeaders(
   if (!account.active) {
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
   }
-  const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
   return { ...headers, account, ownerKey: false, checkedAt: checkedAt() };
 }
 
