@@ -52,6 +52,11 @@ export interface Session {
 
 export type Admission = { ok: true } | { ok: false; reason: string; retryAfterSeconds: number };
 
+/** A refused opening: why, and when to try again. */
+function refused(reason: string, retryAfterSeconds: number): Admission {
+  return { ok: false, reason, retryAfterSeconds };
+}
+
 export class SessionRegistry<S extends Session = Session> {
   readonly limits: SessionLimits;
   #sessions = new Map<string, S>();
@@ -78,35 +83,24 @@ export class SessionRegistry<S extends Session = Session> {
     let evicted: S | undefined;
     if (own.length >= this.limits.maxPerIdentity) {
       evicted = own.filter((s) => s.inFlight === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
-      if (!evicted) {
-        return {
-          ok: false,
-          reason: `this key already has ${own.length} sessions, all busy`,
-          retryAfterSeconds: 5,
-        };
-      }
+      if (!evicted) return refused(`this key already has ${own.length} sessions, all busy`, 5);
     }
     if (!isLoopbackAddress(address)) {
       const held = [...this.#sessions.values()].filter((s) => s.address === address).length -
         (evicted?.address === address ? 1 : 0);
       if (held >= this.limits.maxPerAddress) {
-        return {
-          ok: false,
-          reason: `this address already has ${held} sessions open`,
-          retryAfterSeconds: 30,
-        };
+        return refused(`this address already has ${held} sessions open`, 30);
       }
     }
     if (this.#sessions.size - (evicted ? 1 : 0) >= this.limits.maxTotal) {
-      return { ok: false, reason: "the server has too many open sessions", retryAfterSeconds: 30 };
+      return refused("the server has too many open sessions", 30);
     }
     const rate = this.#opened.take(address);
     if (!rate.ok) {
-      return {
-        ok: false,
-        reason: "this address opened too many sessions in the last minute",
-        retryAfterSeconds: rate.retryAfterSeconds,
-      };
+      return refused(
+        "this address opened too many sessions in the last minute",
+        rate.retryAfterSeconds,
+      );
     }
     if (evicted) {
       // Forgotten at once, so that concurrent openings count right; closed in the background.
