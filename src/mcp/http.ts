@@ -1,10 +1,8 @@
 /**
  * MCP over HTTP, as the sidecar serves it: routes for the HTTP kernel, Streamable HTTP on
  * `/api/mcp` and the legacy SSE transport on `/api/mcp/sse` + `/api/mcp/messages`. Every
- * request carries the bearer
- * (a delegate private key) and `x-svc-account-id`; a session is opened only for credentials
- * the relayer accepts, counts against the limits of `SessionRegistry`, and stays bound to the
- * identity that opened it.
+ * request carries the bearer (a delegate private key) and `x-svc-account-id`; sessions are
+ * opened and found again as `http_sessions.ts` says.
  */
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { type Route, route, type RouteContext } from "../http/router.ts";
