@@ -41,9 +41,6 @@ interface Row {
   version: bigint;
 }
 
-/** Thrown inside a batch's transaction to roll it back when a check fails. */
-class CheckFailed extends Error {}
-
 function entryOf<T>(row: Row): StateEntry<T> {
   return {
     key: stateKeys.decodeKey(row.key),
@@ -68,7 +65,7 @@ export class PgStateStore implements StateStore {
     try {
       return await task();
     } catch (error) {
-      if (error instanceof CheckFailed || error instanceof TypeError) throw error;
+      if (error instanceof TypeError) throw error;
       throw pgError(action, error);
     }
   }
@@ -89,12 +86,12 @@ export class PgStateStore implements StateStore {
     });
   }
 
-  set(key: StateKey, value: unknown, options?: StateSetOptions): Promise<void> {
-    return this.#write([{ key, set: { value, options } }]);
+  async set(key: StateKey, value: unknown, options?: StateSetOptions): Promise<void> {
+    await this.#write([{ key, set: { value, options } }]);
   }
 
-  delete(key: StateKey): Promise<void> {
-    return this.#write([{ key }]);
+  async delete(key: StateKey): Promise<void> {
+    await this.#write([{ key }]);
   }
 
   async *list<T>(
@@ -122,31 +119,23 @@ export class PgStateStore implements StateStore {
   }
 
   batch(): StateBatch {
-    return gatheredBatch(async (checks, writes) => {
-      try {
-        await this.#write(writes, checks);
-        return true;
-      } catch (error) {
-        if (error instanceof CheckFailed) return false;
-        throw error;
-      }
-    });
+    return gatheredBatch((checks, writes) => this.#write(writes, checks));
   }
 
-  /** Checks, then writes, in one transaction; throws `CheckFailed` when a check fails. */
-  #write(writes: StateWrite[], checks: StateCheck[] = []): Promise<void> {
+  /** Checks, then writes, in one transaction; `false`, having written nothing, if a check fails. */
+  async #write(writes: StateWrite[], checks: StateCheck[] = []): Promise<boolean> {
     const last = new Map(writes.map((write) => [stateKeys.encodeKey(write.key).toHex(), write]));
     const now = this.#now();
     const sets = [...last].filter(([, write]) => write.set);
     const deletes = [...last].filter(([, write]) => !write.set).map(([hex]) => hex);
-    return this.#call("keep the relayer's state", async () => {
-      await this.#database.sql.begin(async (tx) => {
+    const written = await this.#call("keep the relayer's state", async () => {
+      return await this.#database.sql.begin(async (tx) => {
         // Every key written or checked is locked: a check holds until the commit.
         await lockKeys(tx, [
           ...last.keys(),
           ...checks.map(({ key }) => stateKeys.encodeKey(key).toHex()),
         ]);
-        await checkVersions(tx, checks, now);
+        if (!await versionsMatch(tx, checks, now)) return false;
         if (deletes.length) {
           await tx`delete from svc_state where key = any(array(
             select decode(k, 'hex') from unnest(${deletes}::text[]) as k))`;
@@ -159,8 +148,11 @@ export class PgStateStore implements StateStore {
             expiresAt: set!.options?.expireIn === undefined ? null : now + set!.options.expireIn,
           })),
         );
-      });
-    }).then(() => this.#sweep(last.size, now));
+        return true;
+      }) as boolean;
+    });
+    if (written) await this.#sweep(last.size, now);
+    return written;
   }
 
   /**
@@ -216,13 +208,9 @@ async function lockKeys(tx: Transaction, hexes: string[]): Promise<void> {
     select distinct hashtext(k) as h from unnest(${hexes}::text[]) as k order by h) as locks`;
 }
 
-/** Compares the checked keys' versions (locked); throws `CheckFailed`. */
-async function checkVersions(
-  tx: Transaction,
-  checks: StateCheck[],
-  now: number,
-): Promise<void> {
-  if (checks.length === 0) return;
+/** Whether the checked keys (locked) are at the versions checked. */
+async function versionsMatch(tx: Transaction, checks: StateCheck[], now: number): Promise<boolean> {
+  if (checks.length === 0) return true;
   const hexes = [...new Set(checks.map(({ key }) => stateKeys.encodeKey(key).toHex()))];
   const rows = await tx<{ hex: string; version: bigint }[]>`
     select encode(key, 'hex') as hex, version from svc_state
@@ -231,9 +219,7 @@ async function checkVersions(
   const versions = new Map(
     rows.map(({ hex, version }) => [hex, String(version).padStart(20, "0")]),
   );
-  for (const { key, version } of checks) {
-    if ((versions.get(stateKeys.encodeKey(key).toHex()) ?? null) !== version) {
-      throw new CheckFailed();
-    }
-  }
+  return checks.every(({ key, version }) =>
+    (versions.get(stateKeys.encodeKey(key).toHex()) ?? null) === version
+  );
 }
