@@ -9,10 +9,9 @@
  * progress table (`svc_migrate_store_progress`, created by the copy, not by a migration: only
  * `svc migrate-store` uses it) holds phase names and counts.
  */
-import { pgCall } from "./database.ts";
 import { type Fingerprint, type JobRecord, stateKeys, stateTags, SvcError } from "@svc/relayer/kit";
+import { type Database, pgCall } from "./database.ts";
 import { LEDGER_PREFIX } from "./ledger.ts";
-import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 
@@ -100,13 +99,11 @@ export class ImportProgress {
    * taken as `source`'s from now on.
    */
   async resumes(source: string): Promise<boolean> {
-    const [row] = await pgCall(
-      "read the progress of the copy",
-      () =>
-        this.#database.sql<{ source: string }[]>`
+    const sql = this.#database.sql;
+    const [row] = await pgCall("read the progress of the copy", () =>
+      sql<{ source: string }[]>`
         update svc_migrate_store_progress set source = coalesce(source, ${source})
-        where phase = 'started' returning source`,
-    );
+        where phase = 'started' returning source`);
     return row?.source === source;
   }
 
@@ -214,14 +211,11 @@ export async function importJobs(
   );
   await pgCall("copy jobs", async () => {
     await database.sql.begin(async (tx) => {
-      await tx`insert into svc_jobs_job ${tx(rows)} on conflict (job_id) do nothing`;
-      if (texts.length > 0) {
-        await tx`insert into svc_jobs_text ${tx(texts)} on conflict (job_id) do nothing`;
-      }
-      if (ciphertexts.length > 0) {
-        await tx`insert into svc_jobs_ciphertext ${
-          tx(ciphertexts)
-        } on conflict (job_id) do nothing`;
+      // In this order: texts and ciphertexts reference their job.
+      const tables = { svc_jobs_job: rows, svc_jobs_text: texts, svc_jobs_ciphertext: ciphertexts };
+      for (const [table, list] of Object.entries(tables)) {
+        if (list.length === 0) continue;
+        await tx`insert into ${tx(table)} ${tx(list)} on conflict (job_id) do nothing`;
       }
       // Workers listening hear of the jobs due.
       await tx`select pg_notify(${CHANNEL}, '')`;
