@@ -92,44 +92,51 @@ export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<Stamped[]> {
 }
 
 /**
- * Locks, in job order, the rows of the jobs of `seen[i]` for each `i` of `indexes` (`skipLocked`
- * passes over a row another transaction holds instead of waiting for it); returns those still
- * as `seen[i]` shows them (same status, worker and attempt), each with its `i` (`change`). The
- * check is made on the rows as locked: after a wait, the version another transaction committed.
+ * Locks, in job order, the rows of the jobs `seen`, and returns those still as seen (same status,
+ * worker and attempt), by index in `seen`. First, waiting, those of running jobs: a change to one
+ * is most likely the change of the statement holding it (a delivery's claim, a renewal), which
+ * must not fail for that; whether its lease is live is not told by `seen` (a worker renews from
+ * the record it leased). Then, passing over rows another statement holds (`SKIP LOCKED`), those of
+ * pending jobs: a relayer taking one at that instant gets it, and the change finds that the job
+ * moved on. So two transactions never wait for each other. The check is made on the rows as
+ * locked: after a wait, the version another transaction committed.
  */
 export async function lockJobs(
   tx: Transaction,
   seen: JobRecord[],
-  indexes: number[],
-  { now, skipLocked }: { now: number; skipLocked: boolean },
-): Promise<(JobRow & { change: number })[]> {
-  if (indexes.length === 0) return [];
-  const list = indexes.map((i) => [
-    i,
-    seen[i].job_id,
-    seen[i].status,
-    seen[i].worker ?? null,
-    seen[i].attempts,
-  ]);
-  const ids = indexes.map((i) => seen[i].job_id);
-  return await tx<(JobRow & { change: number })[]>`
-    with j as (
-      select * from svc_jobs_job where job_id = any(${ids}::text[]) and expires_at > ${now}
-      order by job_id
-      for update ${skipLocked ? tx`skip locked` : tx``}
-    )
-    select j.*, v.change::int as change from j
-    join (values ${values(tx, list)}) as v(change, job_id, status, worker, attempts)
-      on j.job_id = v.job_id and j.status = v.status
-        and j.worker is not distinct from v.worker::text and j.attempts = v.attempts::int`;
+  now: number,
+): Promise<Map<number, JobRow>> {
+  const locked = new Map<number, JobRow>();
+  for (const pending of [false, true]) {
+    const indexes = seen.flatMap((job, i) => (job.status === "pending") === pending ? [i] : []);
+    if (indexes.length === 0) continue;
+    const list = indexes.map((i) => [
+      i,
+      seen[i].job_id,
+      seen[i].status,
+      seen[i].worker ?? null,
+      seen[i].attempts,
+    ]);
+    const ids = indexes.map((i) => seen[i].job_id);
+    const rows = await tx<(JobRow & { change: number })[]>`
+      with j as (
+        select * from svc_jobs_job where job_id = any(${ids}::text[]) and expires_at > ${now}
+        order by job_id
+        for update ${pending ? tx`skip locked` : tx``}
+      )
+      select j.*, v.change::int as change from j
+      join (values ${values(tx, list)}) as v(change, job_id, status, worker, attempts)
+        on j.job_id = v.job_id and j.status = v.status
+          and j.worker is not distinct from v.worker::text and j.attempts = v.attempts::int`;
+    for (const row of rows) locked.set(row.change, row);
+  }
+  return locked;
 }
 
 /**
  * Writes the jobs in one statement, each only to the row version its update names (any, for a
- * row `lockJobs` locked; a job left as it was is locked, not written), and only if no other
- * transaction holds its row (rows are locked in job order, passed over when held, so that two
- * writes never wait for each other), with what goes with each: a finished job's text and ciphertext dropped,
- * a ciphertext kept, a dead letter kept, and a notification when one is enqueued again. Resolves
+ * row `lockJobs` locked) and only if no other transaction holds its row (passed over, so that
+ * two writes never wait for each other), with what goes with each (see `JobUpdate`). Resolves
  * to the jobs written, with their rows' new versions.
  */
 export function writeJobs(

@@ -1,34 +1,23 @@
 /**
  * `PgJobStore`: where `PgJobQueue` keeps its jobs, a `JobStore` in PostgreSQL shared by every
  * relayer on one database. The job state machine is `StoredJobQueue`'s; this store keeps the
- * rows, applies each change only while its job is still as the caller saw it, and delivers.
- *
- * Tables (migration 1): `svc_jobs_job` a row per job (see `job_rows.ts` for what is sealed),
- * `svc_jobs_text` the sealed texts, `svc_jobs_ciphertext` the ciphertext a worker saved (one per
- * job, with the attempt that saved it), `svc_jobs_dead` dead letters (the error, sealed).
- * Records expire after 7 days, as in `StateJobStore`.
+ * rows (`job_rows.ts` tells what is sealed), applies each change only while its job is still as
+ * the caller saw it, and delivers (`job_delivery.ts`). Tables (migration 1): `svc_jobs_job`,
+ * `svc_jobs_text`, `svc_jobs_ciphertext` (one per job, with the attempt that saved it) and
+ * `svc_jobs_dead`; records expire after 7 days, as in `StateJobStore`.
  *
  * A change made from a record whose row version (`xmin`) the store knows, because it created,
- * read or wrote that record, is written in one statement to that version only, with what goes
- * with it (texts and ciphertexts dropped, a ciphertext or dead letter kept, a notification): most
- * changes of a job are made from the record its last change returned. The others, and those whose
- * row changed since, are one transaction: it locks the rows of the jobs still as seen (same
- * status, worker and attempt), applies the changes to the records read, and writes them back in
- * one statement. A running job's row is waited for, should another statement hold it (a
- * delivery's claim, a renewal): the change is most likely its holder's, which must not fail for
- * that. A pending job's row (a job to take) is passed over when another statement holds it, as
- * leasing always did (`FOR UPDATE SKIP LOCKED`): a relayer taking it at that instant gets it,
- * and this write answers that the job moved on. Rows are waited for before any is passed over,
- * in job order, so that two writes never wait for each other.
+ * read or wrote that record, is written in one statement to that version only: most changes of a
+ * job are made from the record its last change returned. The others, and those whose row changed
+ * since, are one transaction: it locks the rows of the jobs still as seen, applies the changes to
+ * the records read, and writes them back in one statement (`job_batches.ts`).
  *
- * A job is due for delivery at its row's `due_at` (`job_delivery.ts`): at once when created or
- * enqueued, when its lease would run out while leased (a job whose relayer died comes back by
- * itself), never once ended. One created for the state machine's own listener
- * (`deliver: false`) is due a lease later, for another relayer to deliver should this one not
- * finish it.
+ * A job is due for delivery at once when created (see `job_delivery.ts`), except one created for
+ * the state machine's own listener (`deliver: false`): a lease later, for another relayer to
+ * deliver should this one not finish it.
  */
 import type { CreateOptions, JobRecord, JobStore, JobWrite, StoredMessage } from "@svc/relayer/kit";
-import { type Database, pgCall, type Transaction } from "./database.ts";
+import { type Database, pgCall } from "./database.ts";
 import { writeTogether } from "@svc/util/write_together";
 import { type AcceptRow, insertJobs, type JobUpdate, lockJobs, writeJobs } from "./job_batches.ts";
 import { CHANNEL, Delivery, type DeliveryOptions } from "./job_delivery.ts";
@@ -108,9 +97,7 @@ export class PgJobStore implements JobStore {
       dueAt: record.lease_until ?? due,
       notify,
     })));
-    await pgCall("accept the job", async () => {
-      await (this.#accepts ? this.#accepts(rows) : this.#insert(rows));
-    });
+    await pgCall("accept the job", () => this.#accepts ? this.#accepts(rows) : this.#insert(rows));
   }
 
   /** Inserts the rows in one statement, and learns their versions. */
@@ -137,10 +124,9 @@ export class PgJobStore implements JobStore {
   }
 
   /**
-   * A job changes once per call, at most (the first of its changes). The changes made from
-   * records whose row versions are known are written in one statement, each only to that
-   * version; the others, and those whose rows changed since, in one transaction (see the module
-   * documentation). The two commit apart: should the second fail, the first's changes stay.
+   * A job changes once per call, at most (the first of its changes), as the module
+   * documentation tells. The statement and the transaction commit apart: should the second fail,
+   * the first's changes stay.
    */
   async write(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
     const written: (JobRecord | null)[] = changes.map(() => null);
@@ -153,13 +139,7 @@ export class PgJobStore implements JobStore {
     const moved = known.length > 0 ? await this.#writeKnown(changes, known, written) : [];
     const locked = [...unknown, ...moved];
     if (locked.length === 0) return written;
-    const results = await pgCall(
-      "save the jobs",
-      () =>
-        this.#sql.begin((tx) => this.#apply(tx, locked.map((i) => changes[i]))) as Promise<
-          (JobRecord | null)[]
-        >,
-    );
+    const results = await pgCall("save the jobs", () => this.#apply(locked.map((i) => changes[i])));
     locked.forEach((i, k) => written[i] = results[k]);
     return written;
   }
@@ -199,37 +179,29 @@ export class PgJobStore implements JobStore {
     return [...undecided, ...[...made.values()].map(({ i }) => i)];
   }
 
-  /** Locks the jobs still as seen, applies each change to the record read, writes them back. */
-  async #apply(tx: Transaction, changes: JobWrite[]): Promise<(JobRecord | null)[]> {
-    const now = this.#options.now();
-    const rows = await this.#lock(tx, changes.map((write) => write.seen), now);
-    const stored = await Promise.all(
-      changes.map((_, i) => rows.has(i) ? this.#seals.recordOf(rows.get(i)!) : null),
-    );
-    const written = changes.map((write, i) => stored[i] && write.change(stored[i]));
-    const updates = written.flatMap((next, i) =>
-      next ? [this.#update(next, stored[i]!, changes[i], now, null)] : []
-    );
-    if (updates.length === 0) return written;
-    const stamped = await writeJobs(tx, await Promise.all(updates), now);
-    const stamps = new Map(stamped.map((row) => [row.job_id, row.stamp]));
-    for (const record of written) if (record) this.#stamps.set(record, stamps.get(record.job_id)!);
-    return written;
-  }
-
   /**
-   * Locks the rows of the jobs still as `seen`, by index: first, waiting, those of running jobs;
-   * then, passing over rows another statement holds, those of pending jobs. Whether a running
-   * job's lease is live is not told by `seen`: a worker renews from the record it leased.
+   * In one transaction, locks the jobs still as seen, applies each change to the record read and
+   * writes them back.
    */
-  async #lock(tx: Transaction, seen: JobRecord[], now: number): Promise<Map<number, JobRow>> {
-    const indexes = (pending: boolean) =>
-      seen.flatMap((record, i) => (record.status === "pending") === pending ? [i] : []);
-    const rows = [
-      ...await lockJobs(tx, seen, indexes(false), { now, skipLocked: false }),
-      ...await lockJobs(tx, seen, indexes(true), { now, skipLocked: true }),
-    ];
-    return new Map(rows.map((row) => [row.change, row]));
+  #apply(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
+    return this.#sql.begin(async (tx) => {
+      const now = this.#options.now();
+      const rows = await lockJobs(tx, changes.map((write) => write.seen), now);
+      const stored = await Promise.all(
+        changes.map((_, i) => rows.has(i) ? this.#seals.recordOf(rows.get(i)!) : null),
+      );
+      const written = changes.map((write, i) => stored[i] && write.change(stored[i]));
+      const updates = written.flatMap((next, i) =>
+        next ? [this.#update(next, stored[i]!, changes[i], now, null)] : []
+      );
+      if (updates.length === 0) return written;
+      const stamped = await writeJobs(tx, await Promise.all(updates), now);
+      const stamps = new Map(stamped.map((row) => [row.job_id, row.stamp]));
+      for (const record of written) {
+        if (record) this.#stamps.set(record, stamps.get(record.job_id)!);
+      }
+      return written;
+    }) as Promise<(JobRecord | null)[]>;
   }
 
   /** What to write for `record`, as `write` changed `stored`, to the row version `stamp`. */
