@@ -31,10 +31,7 @@ export type Transaction = postgres.TransactionSql;
 export interface DatabaseOptions {
   /** `postgres://user:password@host:port/database`; never logged or repeated in an error. */
   url: string;
-  /**
-   * Connections the pool opens at most (default 10; once something listens, one more listens for
-   * notifications and one checks that the database answers).
-   */
+  /** Connections the pool opens at most (default 10; plus, once something listens, 2 more). */
   pool?: number;
   /** Bring the schema up to date at open (default true; `svc migrate` does it alone). */
   migrate?: boolean;
@@ -82,11 +79,10 @@ function isClosedWriteCrash(error: unknown): boolean {
 }
 
 /**
- * Whether `reason` is the failure of a query the `postgres` client runs of its own on a new
- * connection, which nothing awaits, so that a connection lost or a pool ended at that moment
- * would stop the process: the database's array types (porsager/postgres#1192), and, from a server
- * older than PostgreSQL 14 under `target_session_attrs`, whether it takes writes. The query that
- * opened the connection fails (or is tried again) on its own.
+ * Whether `reason` is the failure of a query the `postgres` client runs unawaited on a new
+ * connection (its array types, porsager/postgres#1192; whether an older server takes writes,
+ * under `target_session_attrs`), which would stop the process; the query that opened the
+ * connection fails (or is tried again) on its own.
  */
 function isClientQueryFailure(reason: unknown): boolean {
   const query = (reason as { query?: unknown } | null)?.query;
@@ -111,9 +107,8 @@ const kills = new WeakMap<Sql, () => void>();
 
 /**
  * A pool of the `postgres` client on sockets of its own making, so that `kill` can end it for
- * good. The client's `end` leaves a reconnection it had scheduled to open later in the ended
- * pool (for good in its listener's), and a transaction on a frozen server waiting for a socket
- * that never closes.
+ * good: the client's `end` leaves a scheduled reconnection to open later, and a transaction on
+ * a frozen server waiting for a socket that never closes.
  */
 function connectPool<T extends Record<string, postgres.PostgresType>>(
   url: string,
@@ -279,9 +274,8 @@ export class Database {
 
   /**
    * Calls `handler` with each notification on `channel` (from any relayer, this one included)
-   * until the returned function (or the database's `close`) stops it. Resolves once listening.
-   * After a lost connection the pool is renewed and `relistened` told: what was notified
-   * meanwhile went unheard.
+   * until the returned function (or `close`) stops it; resolves once listening. After a lost
+   * connection the pool is renewed and `relistened` told: notifications meanwhile went unheard.
    */
   async listen(
     channel: string,
@@ -330,10 +324,9 @@ export class Database {
   }
 
   /**
-   * Listens to a channel of this pool's own, on which `#beat` notifies every `HEARTBEAT_MS`: the
-   * client listens again by itself after a lost connection only if the database is back at that
-   * moment, and leaves the pool's other connections as they were. Tried again by the next
-   * `listen` if it fails.
+   * Listens to a channel of this pool's own, on which `#beat` notifies every `HEARTBEAT_MS` (the
+   * client listens again by itself only if the database is back at once, and leaves the other
+   * connections as they were). Tried again by the next `listen` if it fails.
    */
   #startHeartbeat(): Promise<void> {
     this.#heartbeat ??= (async () => {
@@ -379,11 +372,9 @@ export class Database {
   }
 
   /**
-   * Stops waiting on a database that cannot be reached or does not answer: closes the pool's
-   * connections at once, so that the queries waiting on them fail (503 to their requests), as do
-   * the next ones until the database answers and a fresh pool replaces this one (`#renew`).
-   * Without it, queries wait for the client's reconnection backoff (up to 20 s), or for as long as
-   * a frozen server is frozen.
+   * Closes the pool's connections at once, so that the queries waiting on them fail (503), as do
+   * the next ones until a fresh pool replaces it (`#renew`), rather than wait for the client's
+   * reconnection backoff (up to 20 s) or for as long as a frozen server is frozen.
    */
   #cut(why: string): void {
     if (this.#closed) return;
@@ -410,10 +401,8 @@ export class Database {
 
   /**
    * Replaces the pool with a fresh one once the database answers: listens there, swaps, tells
-   * each `relistened`, and closes the old one (its queries in flight have `RETIRE_SECONDS`).
-   * The `postgres` client can leave a connection unusable after its socket closed mid-write (it
-   * then waits for `CONNECT_TIMEOUT` at each use, or repeats an old error): a fresh pool has
-   * none of that.
+   * each `relistened`, and closes the old one (its queries in flight have `RETIRE_SECONDS`). The
+   * client can leave a connection unusable after its socket closed mid-write; a fresh pool cannot.
    */
   #renew(why: string): void {
     if (this.#closed) return;
@@ -464,11 +453,10 @@ export class Database {
 
   /** Notifies every relayer listening on `channel` (at once, outside a transaction). */
   async notify(channel: string, payload: string): Promise<void> {
-    try {
-      await this.sql`select pg_notify(${channel}, ${payload})`;
-    } catch (error) {
-      throw backendError("postgres", "notify the other relayers", error);
-    }
+    await pgCall(
+      "notify the other relayers",
+      () => this.sql`select pg_notify(${channel}, ${payload})`,
+    );
   }
 
   /** Stops listening and closes every connection (waiting up to 5 s for queries in flight). */
@@ -545,9 +533,8 @@ function unreachable(error: unknown): boolean {
 }
 
 /**
- * Calls `then` once this process has run for `ms`: time it spent stopped or blocked (beyond half a
- * second at a stretch) does not count, since the answer it waits for may be sitting unread, or
- * not even sent yet. Returns its cancel.
+ * Calls `then` once this process has run for `ms`, not counting time it spent stopped or blocked
+ * (beyond half a second at a stretch): the answer awaited may sit unread. Returns its cancel.
  */
 function afterRunning(ms: number, then: () => void): () => void {
   let ran = 0;
