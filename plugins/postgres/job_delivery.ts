@@ -22,6 +22,7 @@
  * past their 7 days.
  */
 import type { Logger, StoredMessage } from "@svc/relayer/kit";
+import { sleep } from "@svc/util/sleep";
 import type { Database } from "./database.ts";
 
 /** The channel that wakes idle listeners of every relayer. */
@@ -52,8 +53,8 @@ export class Delivery {
   #handler: (message: StoredMessage) => Promise<void>;
   #stop = new AbortController();
   #inFlight = 0;
-  #wake?: () => void;
-  #woken = false;
+  /** Aborted to end the listener's sleep (or skip its next one): renewed at each claim. */
+  #wake = new AbortController();
   #pruned = -Infinity;
   #pruning: Promise<void> | undefined;
 
@@ -71,21 +72,15 @@ export class Delivery {
     return !this.#stop.signal.aborted;
   }
 
-  /** Makes a sleeping listener claim again now. */
-  #wakeUp(): void {
-    this.#woken = true;
-    this.#wake?.();
-  }
-
   /** Stops the listener; the loop ends at its next step. */
   stop(): void {
     this.#stop.abort();
-    this.#wake?.();
+    this.#wake.abort();
   }
 
   /** Claims and delivers until stopped; never rejects. */
   async run(): Promise<void> {
-    const unlisten = await this.#database.listen(CHANNEL, () => this.#wakeUp()).catch(
+    const unlisten = await this.#database.listen(CHANNEL, () => this.#wake.abort()).catch(
       (error) => {
         this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
       },
@@ -102,7 +97,7 @@ export class Delivery {
     while (this.#running) {
       let sleepMs = this.#options.pollMs;
       try {
-        this.#woken = false;
+        this.#wake = new AbortController();
         this.#prune();
         const capacity = this.#options.maxInFlight - this.#inFlight;
         if (capacity > 0) {
@@ -115,7 +110,7 @@ export class Delivery {
         if (!this.#running) break;
         this.#options.logger.warn("cannot claim due jobs", { error });
       }
-      if (!this.#woken) await this.#sleep(sleepMs);
+      await sleep(sleepMs, this.#wake.signal);
     }
   }
 
@@ -125,7 +120,7 @@ export class Delivery {
     Promise.resolve(message).then(this.#handler).catch((error) => {
       this.#options.logger.warn("cannot schedule a job's delivery again", { error });
     }).finally(() => {
-      if (this.#inFlight-- === this.#options.maxInFlight) this.#wakeUp();
+      if (this.#inFlight-- === this.#options.maxInFlight) this.#wake.abort();
     });
   }
 
@@ -173,17 +168,5 @@ export class Delivery {
     })().catch((error) => {
       this.#options.logger.warn("cannot delete expired job records", { error });
     }).finally(() => this.#pruning = undefined);
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
-    });
   }
 }
