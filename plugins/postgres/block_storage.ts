@@ -32,6 +32,7 @@ import type {
   StorageWatcher,
   StoredHeader,
 } from "@svc/encrypted-index/storage";
+import type postgres from "postgres";
 import { type Database, pgCall, type Sql } from "./database.ts";
 
 /** The channel commits are announced on. */
@@ -46,6 +47,15 @@ const MINE_LIMIT = 10_000;
 /** A version as a string that sorts as the number does. */
 function pad(version: bigint | number | string): string {
   return String(version).padStart(20, "0");
+}
+
+/** A row of `svc_index_headers`. */
+interface HeaderRow {
+  owner_hash: string;
+  ns_hash: string;
+  name: Uint8Array<ArrayBuffer>;
+  count: number;
+  version: bigint;
 }
 
 function chunks<T>(items: T[], size: number): T[][] {
@@ -132,27 +142,19 @@ export class PgBlockStorage implements BlockStorage {
   }
 
   async header(ref: NamespaceRef): Promise<StoredHeader | null> {
-    const [row] = await this.#sql<
-      { name: Uint8Array<ArrayBuffer>; count: number; version: bigint }[]
-    >`
-      select name, count, version from svc_index_headers
-      where index_name = ${this.name} and ns_hash = ${ref.ns}`;
-    return row
-      ? { ref, header: { name: row.name, count: row.count }, version: pad(row.version) }
-      : null;
+    const [found] = await this.#headers(this.#sql`and ns_hash = ${ref.ns}`);
+    return found ? { ...found, ref } : null;
   }
 
-  async headers(owner?: string): Promise<StoredHeader[]> {
-    type Row = {
-      owner_hash: string;
-      ns_hash: string;
-      name: Uint8Array<ArrayBuffer>;
-      count: number;
-    };
-    const rows = await this.#sql<(Row & { version: bigint })[]>`
+  headers(owner?: string): Promise<StoredHeader[]> {
+    return this.#headers(owner === undefined ? this.#sql`` : this.#sql`and owner_hash = ${owner}`);
+  }
+
+  /** The headers of the namespaces `filter` (a condition after `and`, or none) selects. */
+  async #headers(filter: postgres.Fragment): Promise<StoredHeader[]> {
+    const rows = await this.#sql<HeaderRow[]>`
       select owner_hash, ns_hash, name, count, version from svc_index_headers
-      where index_name = ${this.name}
-        ${owner === undefined ? this.#sql`` : this.#sql`and owner_hash = ${owner}`}
+      where index_name = ${this.name} ${filter}
       order by owner_hash, ns_hash`;
     return rows.map((row) => ({
       ref: { owner: row.owner_hash, ns: row.ns_hash },
