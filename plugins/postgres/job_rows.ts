@@ -112,11 +112,6 @@ export class JobSeals {
     return error === undefined ? null : await seal(this.#recordKey, "svc-job-error", jobId, error);
   }
 
-  /** The error sentence `sealError` sealed. */
-  openError(jobId: string, sealed: Uint8Array): Promise<string> {
-    return open(this.#recordKey, "svc-job-error", jobId, sealed);
-  }
-
   /**
    * The record a row holds, with the keys a record of the in-memory queue would have: the lease
    * fields once the job was leased, `error` once it was set (even to nothing), `interruptions`
@@ -138,7 +133,7 @@ export class JobSeals {
     if (row.duplicate_of !== null) record.duplicate_of = row.duplicate_of;
     if (row.has_error) {
       record.error = row.sealed_error
-        ? await this.openError(row.job_id, row.sealed_error)
+        ? await open(this.#recordKey, "svc-job-error", row.job_id, row.sealed_error)
         : undefined;
     }
     if (row.attempts + row.interruptions > 0 || row.status !== "pending") {
