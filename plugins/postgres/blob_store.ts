@@ -1,20 +1,15 @@
 /**
  * Ciphertext blobs in the PostgreSQL database many relayers share (`svc_blobs_objects`, one row
- * per blob). Content-addressed as the SQLite store is: a blob's id is the unpadded base64url SHA-256
- * of its bytes, so a blob copied from a data directory keeps its id. Putting bytes that are there
- * already (a retried job, or two relayers at once) changes nothing: the first put's metadata is
- * kept (`ON CONFLICT DO NOTHING`), as with the SQLite store.
+ * per blob), content-addressed as the SQLite store is (`BlobPlaces.idOf`): a blob copied from a
+ * data directory keeps its id. Putting bytes that are there already for the same memory (a
+ * retried job, or two relayers at once) changes nothing; for another memory, it is refused.
  *
- * Nothing readable at rest: the bytes are ciphertext; the owner and namespace are not stored,
- * only a keyed hash of the two (HMAC-SHA-256 under a key HKDF derives from the relayer's 32-byte
- * secret), which `list` looks up and answers with the owner and namespace it was asked for; the
- * memory id and time (which the ciphertext's header carries too) and a
- * sealed vector are kept as given.
- *
- * The store caches nothing, so a put or delete through one relayer is seen by the others at once.
+ * Nothing readable at rest: the bytes are ciphertext; the owner and namespace are stored only as
+ * a keyed hash of the two (`BlobPlaces`), which `list` looks up; the memory id and time (which
+ * the ciphertext's header carries too) and the sealed vector and attributes are kept as given.
+ * Nothing is cached, so a put or delete through one relayer is seen by the others at once.
  */
-import { pgError } from "./database.ts";
-import postgres from "postgres";
+import type postgres from "postgres";
 import {
   type BlobEntry,
   type BlobMeta,
@@ -23,7 +18,7 @@ import {
   type CallOptions,
   type ListedBlobMeta,
 } from "@svc/relayer/kit";
-import type { Database } from "./database.ts";
+import { type Database, pgError } from "./database.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 
@@ -36,10 +31,10 @@ export interface PgBlobStoreOptions {
 }
 
 /**
- * Runs `query`, cancelling it when `signal` aborts (then rejecting with the signal's reason);
- * a database failure becomes a 503 that names `action`.
+ * Runs `query` unless `signal` has aborted, cancelling it when `signal` aborts (then rejecting
+ * with the signal's reason); a database failure becomes a 503 that names `action`.
  */
-export async function query<T>(
+async function query<T>(
   pending: postgres.PendingQuery<postgres.Row[]> & Promise<T>,
   action: string,
   signal?: AbortSignal,
@@ -83,7 +78,6 @@ export class PgBlobStore implements BlobStore {
     meta: BlobMeta,
     options?: CallOptions,
   ): Promise<string> {
-    options?.signal?.throwIfAborted();
     const blobId = BlobPlaces.idOf(bytes);
     const place = this.#places.place(meta.owner, meta.namespace);
     // The first put of these bytes decides their metadata: they belong to its memory.
@@ -130,7 +124,6 @@ export class PgBlobStore implements BlobStore {
     namespace: string,
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
-    options.signal?.throwIfAborted();
     const place = this.#places.place(owner, namespace);
     const limit = options.limit === undefined ? null : Math.max(0, Math.floor(options.limit));
     const rows = await query(
