@@ -4,21 +4,16 @@
  * other, and erasing it through any relayer destroys its keys for all of them.
  *
  * A row is `(memory, key_tag) → wrapped`: `memory` is a keyed hash of the owner and the memory
- * id (HMAC-SHA-256 under a key HKDF derives from the relayer's 32-byte secret), so neither is in
- * clear; `key_tag` is the random tag the ciphertext's header names; `wrapped` is the data key
- * wrapped under the master key (and bound to the owner, the memory id and the tag). Nothing else
- * is stored.
+ * id (HMAC-SHA-256 under a key HKDF derives from the relayer's 32-byte secret); `key_tag` is the
+ * random tag the ciphertext's header names; `wrapped` is the data key wrapped under the master
+ * key (and bound to the owner, the memory id and the tag). Nothing else is stored.
  *
- * Writes are group-committed as the Deno KV store's are: the keys of concurrent `put` calls go
- * into one `INSERT` (one transaction, one round trip) while the previous one is under way; each
- * `put` resolves once the transaction holding its key is committed. An erase waits for this
- * relayer's pending puts, then deletes every row of the memories in one statement; puts and
- * erases from several relayers are ordered by the database (a put that commits after an erase
- * is a new key, as an encryption after an erase is on one relayer).
- *
- * No key is cached: `get` reads the database each time (the gets of one turn in one query, as a
- * recall reads the keys of 30 or so memories at once), so an erase through one relayer is final
- * on all of them the moment it commits, and no notification is needed.
+ * Concurrent `put` calls go into one `INSERT` (a group commit, as the Deno KV store's); each
+ * resolves once its key is committed. An erase waits for this relayer's pending puts, then
+ * deletes every row of the memories; puts and erases from several relayers are ordered by the
+ * database (a put that commits after an erase is a new key, as on one relayer). No key is
+ * cached (the gets of one turn are one query), so an erase is final on every relayer the moment
+ * it commits, and no notification is needed.
  */
 import type postgres from "postgres";
 import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
