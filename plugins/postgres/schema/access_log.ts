@@ -1,10 +1,9 @@
-/** Migration 7: the access log. */
 import type { Migration } from "../migrations.ts";
 
 /**
- * `svc_access_log_records`: what the embedded store keeps and nothing more: a log's opaque tag
- * (a keyed hash of its owner), a record's time-ordered id, its sealed bytes. Both compare
- * byte-wise (`collate "C"`), as the store's ranges are meant; prune walks the id index.
+ * The access log, `svc_access_log_records`: what the embedded store keeps and nothing more: a log's
+ * opaque tag (a keyed hash of its owner), a record's time-ordered id, its sealed bytes. Both
+ * compare byte-wise (`collate "C"`), as the store's ranges are meant; prune walks the id index.
  */
 export const ACCESS_LOG: Migration = {
   version: 7,

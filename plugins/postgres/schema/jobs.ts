@@ -1,11 +1,11 @@
-/** Migration 1: the job queue: jobs, their texts and ciphertexts, dead letters. */
 import type { Migration } from "../migrations.ts";
 
 /**
- * `svc_jobs_job` holds a record per job: its place in its life in clear columns (status,
- * attempts, lease, times in Unix milliseconds), its owner and namespace sealed together
- * (`sealed_key`) and its last error sealed (`sealed_error`), and when it is next due for
- * delivery (`due_at`, `null` once it ended). Texts and ciphertexts go with their job.
+ * The job queue: jobs, their texts and ciphertexts, dead letters. `svc_jobs_job` holds a record per
+ * job: its place in its life in clear columns (status, attempts, lease, times in Unix
+ * milliseconds), its owner and namespace sealed together (`sealed_key`) and its last error sealed
+ * (`sealed_error`), and when it is next due for delivery (`due_at`, `null` once it ended). Texts
+ * and ciphertexts go with their job.
  */
 export const JOBS: Migration = {
   version: 1,

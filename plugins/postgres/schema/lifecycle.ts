@@ -1,7 +1,7 @@
-/** Migration 8: erased memories, the expiry schedule, update claims. */
 import type { Migration } from "../migrations.ts";
 
 /**
+ * Erased memories, the expiry schedule, update claims:
  * - `svc_lifecycle_erased`: which memories were erased, by a keyed hash of their owner (never
  *   the address) and their id, with the time of the erase.
  * - `svc_lifecycle_expiry`: the expiry schedule in expiry order; each row's owner and namespace

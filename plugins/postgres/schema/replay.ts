@@ -1,10 +1,9 @@
-/** Migration 2: the replay guard. */
 import type { Migration } from "../migrations.ts";
 
 /**
- * `svc_replay_claims`: the claimed requests, as the embedded guard keeps them: a key's 64-bit
- * fingerprint (the first 8 bytes of its SHA-256, as a signed `int8`) and when the claim expires
- * (Unix ms). Pruning walks the expiry index.
+ * The replay guard's `svc_replay_claims`: the claimed requests, as the embedded guard keeps them: a
+ * key's 64-bit fingerprint (the first 8 bytes of its SHA-256, as a signed `int8`) and when the
+ * claim expires (Unix ms). Pruning walks the expiry index.
  */
 export const REPLAY: Migration = {
   version: 2,

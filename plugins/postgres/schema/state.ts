@@ -1,10 +1,9 @@
-/** Migration 11: the relayer's state (`PgStateStore`). */
 import type { Migration } from "../migrations.ts";
 
 /**
- * - `svc_state`: the core's key-value state. A key is its encoding, whose byte order is the keys'
- *   order (`encodeKey`); a value is V8-serialised; `version` changes with every write, from
- *   `svc_state_versions`; `expires_at` (Unix ms) is when the row may go.
+ * `svc_state`: the core's key-value state (`PgStateStore`). A key is its encoding, whose byte order
+ * is the keys' order (`encodeKey`); a value is V8-serialised; `version` changes with every write,
+ * from `svc_state_versions`; `expires_at` (Unix ms) is when the row may go.
  */
 export const STATE: Migration = {
   version: 11,

@@ -1,10 +1,9 @@
-/** Migration 9: the texts jobs are storing. */
 import type { Migration } from "../migrations.ts";
 
 /**
- * - `svc_text_claims`: which job is storing a text, by a keyed hash of the text's place (owner,
- *   namespace and the text's digest), and since when (Unix ms). Rows live while their job runs;
- *   the job retried after a crash takes its row again, another job once it is `TEXT_CLAIM_MS` old.
+ * `svc_text_claims`: which job is storing a text, by a keyed hash of the text's place (owner,
+ * namespace and the text's digest), and since when (Unix ms). Rows live while their job runs; the
+ * job retried after a crash takes its row again, another job once it is `TEXT_CLAIM_MS` old.
  */
 export const TEXT_CLAIMS: Migration = {
   version: 9,
