@@ -108,12 +108,10 @@ export class PgJobStore implements JobStore {
 
   async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
     if (jobIds.length === 0) return [];
-    const rows = await pgCall(
-      "read the jobs",
-      () =>
-        this.#sql<(JobRow & { stamp: string })[]>`select *, xmin::text as stamp from svc_jobs_job
-        where job_id = any(${jobIds}::text[]) and expires_at > ${this.#options.now()}`,
-    );
+    const rows = await pgCall("read the jobs", () =>
+      this.#sql<(JobRow & { stamp: string })[]>`
+        select *, xmin::text as stamp from svc_jobs_job
+        where job_id = any(${jobIds}::text[]) and expires_at > ${this.#options.now()}`);
     const records = new Map<string, JobRecord>();
     for (const row of rows) {
       const record = await this.#seals.recordOf(row);
@@ -279,14 +277,12 @@ export class PgJobStore implements JobStore {
   /** Pages through the unfinished jobs by id (time-ordered), `PAGE` records a query. */
   async *active(): AsyncGenerator<JobRecord> {
     for (let after = "";;) {
-      const rows = await pgCall(
-        "list the unfinished jobs",
-        () =>
-          this.#sql<JobRow[]>`select * from svc_jobs_job
+      const rows = await pgCall("list the unfinished jobs", () =>
+        this.#sql<JobRow[]>`
+          select * from svc_jobs_job
           where status in ('pending', 'running') and job_id > ${after}
             and expires_at > ${this.#options.now()}
-          order by job_id limit ${PAGE}`,
-      );
+          order by job_id limit ${PAGE}`);
       for (const row of rows) yield await this.#seals.recordOf(row);
       if (rows.length < PAGE) return;
       after = rows[rows.length - 1].job_id;
