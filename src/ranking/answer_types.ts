@@ -6,7 +6,7 @@
  * "twelve"), a colour ("What colour is the van?" — "red", "ginger"), a name ("What is Fergus's
  * surname?", "What is the boat called?" — a capitalised word) or a date ("When is Bartek's
  * birthday?" — "in March", "on the 3rd", "the day after Christmas"), a weight ("How much does
- * Juno weigh?" — "40 kilos", "two stone") or where someone is from ("Where did Rosalind grow
+ * Juno weigh?" — "40 kilos", "two stone"), where someone is from ("Where did Rosalind grow
  * up?" — a name, "born", "raised") or a code ("What is the postcode of our flat?" — "BS8 1AB",
  * "4719", "the code is …"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
