@@ -126,12 +126,6 @@ export class Ed25519Verifier {
     return Promise.resolve(verifyWith(this.#keyOf, publicKey, signature, message));
   }
 
-  #keyOf = (keyBytes: Uint8Array<ArrayBuffer>): KeyObject => {
-    const id = keyBytes.toHex();
-    const kept = this.#keys.get(id);
-    if (kept) return kept;
-    const key = importVerifyingKey(keyBytes);
-    this.#keys.set(id, key);
-    return key;
-  };
+  #keyOf = (keyBytes: Uint8Array<ArrayBuffer>): KeyObject =>
+    this.#keys.getOrSet(keyBytes.toHex(), () => importVerifyingKey(keyBytes));
 }

@@ -58,13 +58,10 @@ const addresses = new LruMap<string, string>(1024);
 
 /** The Sui-style address of an Ed25519 public key. */
 export function addressOf(publicKey: string): string {
-  let address = addresses.get(publicKey);
-  if (address === undefined) {
+  return addresses.getOrSet(publicKey, () => {
     const bytes = new Uint8Array([0, ...Uint8Array.fromHex(publicKey)]);
-    address = "0x" + blake2b(bytes, { dkLen: 32 }).toHex();
-    addresses.set(publicKey, address);
-  }
-  return address;
+    return "0x" + blake2b(bytes, { dkLen: 32 }).toHex();
+  });
 }
 
 /** Up to this size a SHA-256 is computed at once, faster than a round trip to WebCrypto. */

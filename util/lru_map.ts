@@ -35,6 +35,13 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** The value of `key`, made by `make` and set when the map does not hold it. */
+  getOrSet(key: K, make: () => V): V {
+    let value = this.get(key);
+    if (value === undefined) this.set(key, value = make());
+    return value;
+  }
+
   /** Forgets every entry. */
   clear(): void {
     this.#entries.clear();

@@ -25,14 +25,12 @@
  * await log.close();
  * ```
  */
-import type { AccessOperation } from "../http/router.ts";
 import { LruMap } from "@svc/util/lru_map";
 import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import { type Logger, silentLogger } from "../log.ts";
 import {
   type AccessEntry,
   type AccessEvent,
-  type AccessKey,
   type AccessLogPage,
   type AccessLogQuery,
   beforeOf,
@@ -71,16 +69,8 @@ const SCAN_BUDGET = 5000;
 const DAY_MS = 86_400_000;
 const LOG_INFO = "svc-access-log-v1";
 
-/** The body of a sealed record. */
-interface Sealed {
-  at: number;
-  op: AccessOperation;
-  key: AccessKey;
-  namespace: string;
-  memory_ids: string[];
-  client: string;
-  request_id: string;
-}
+/** The body of a sealed record: the entry without its id, at Unix milliseconds. */
+type Sealed = Omit<AccessEntry, "id" | "at"> & { at: number };
 
 interface Pending {
   owner: string;
@@ -338,23 +328,18 @@ export class AccessLog {
   }
 
   #keyOf(owner: string): Promise<CryptoKey> {
-    let key = this.#keys.get(owner);
-    if (!key) {
-      key = deriveAesKey(this.#master, LOG_INFO, `owner:${owner}`);
-      this.#keys.set(owner, key);
-    }
-    return key;
+    return this.#keys.getOrSet(owner, () => deriveAesKey(this.#master, LOG_INFO, `owner:${owner}`));
   }
 
   #tagOf(owner: string): Promise<string> {
-    let tag = this.#tags.get(owner);
-    if (!tag) {
-      tag = crypto.subtle.sign("HMAC", this.#tagKey, new TextEncoder().encode(owner)).then(
-        (mac) => new Uint8Array(mac, 0, 16).toBase64({ alphabet: "base64url", omitPadding: true }),
-      );
-      this.#tags.set(owner, tag);
-    }
-    return tag;
+    return this.#tags.getOrSet(
+      owner,
+      () =>
+        crypto.subtle.sign("HMAC", this.#tagKey, new TextEncoder().encode(owner)).then(
+          (mac) =>
+            new Uint8Array(mac, 0, 16).toBase64({ alphabet: "base64url", omitPadding: true }),
+        ),
+    );
   }
 
   /**
