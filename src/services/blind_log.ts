@@ -13,6 +13,7 @@
  * - `["blind-names", ownerTag, tag]`: the namespace's name, sealed for the owner, so the owner's
  *   operator-blind namespaces can be listed.
  */
+import { count as countItems } from "@svc/util/batches";
 import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
 import {
@@ -170,18 +171,12 @@ export class BlindLog {
       if (!head) continue;
       const aad = encoder.encode(`${owner}\n${at[1]}`);
       const namespace = new TextDecoder().decode(await openBytes(key, entry.value, aad));
-      const count = head.value.count ?? await this.#countIds(at);
+      const count = head.value.count ??
+        await countItems(this.#state.list({ prefix: [...at, "id"] }));
       const { createdAt, erasing } = head.value;
       found.push({ namespace, count, createdAt, ...(erasing && { erasing }) });
     }
     return found.sort((a, b) => a.namespace < b.namespace ? -1 : 1);
-  }
-
-  /** The entries of the log at `at`, counted: for a head that does not keep its count. */
-  async #countIds(at: StateKey): Promise<number> {
-    let count = 0;
-    for await (const _ of this.#state.list({ prefix: [...at, "id"] })) count++;
-    return count;
   }
 
   /**
@@ -368,11 +363,15 @@ export class BlindLog {
         .set([...at, "log", head.seq + 1], { id, erased: erasedAt } satisfies Stored);
       return { seq: head.seq + 1, added: -1 };
     });
-    if (!erasedSeq) return null;
-    return await this.#identity.receipt({
+    return erasedSeq ? await this.#receipt(owner, id, erasedSeq, erasedAt) : null;
+  }
+
+  /** The relayer's signed receipt for the erase of the memory `id`, whose entry was `seq`. */
+  #receipt(owner: string, id: string, seq: number, erasedAt: number): Promise<EraseReceipt> {
+    return this.#identity.receipt({
       memory_id: id,
       owner,
-      blob_id: `blind-log:${erasedSeq}`,
+      blob_id: `blind-log:${seq}`,
       erased_at: new Date(erasedAt).toISOString(),
     });
   }
@@ -401,18 +400,9 @@ export class BlindLog {
       for (const key of keys.slice(from, from + room)) batch.delete(key);
       if (!await batch.commit()) break;
     }
-    const erasedAt = new Date(this.#now()).toISOString();
+    const erasedAt = this.#now();
     const receipts: EraseReceipt[] = [];
-    for (const { id, seq } of live) {
-      receipts.push(
-        await this.#identity.receipt({
-          memory_id: id,
-          owner,
-          blob_id: `blind-log:${seq}`,
-          erased_at: erasedAt,
-        }),
-      );
-    }
+    for (const { id, seq } of live) receipts.push(await this.#receipt(owner, id, seq, erasedAt));
     return receipts;
   }
 
