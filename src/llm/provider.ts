@@ -16,6 +16,7 @@
  * ```
  * @module
  */
+import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 
 /** How often, and after how long, `Provider.retry` tries again. */
@@ -55,21 +56,6 @@ function statusOf(error: unknown): number | undefined {
 
 const retryable = (status: number | undefined) =>
   status === undefined || status === 408 || status === 429 || status >= 500;
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function backoff(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /**
  * A provider's answer that is not its API's JSON (a proxy's page, the wrong URL): what it said
@@ -157,7 +143,7 @@ export class Provider {
         if (attempt >= retries || !retryable(statusOf(error)) || error instanceof SvcError) {
           throw error;
         }
-        await backoff((options.backoffMs ?? 500) * 2 ** attempt, signal);
+        await sleep((options.backoffMs ?? 500) * 2 ** attempt, signal);
       }
     }
   }
