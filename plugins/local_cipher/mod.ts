@@ -37,7 +37,16 @@ import {
   JOB_TEXT_KEY_TAG,
   SvcError,
 } from "@svc/relayer/kit";
-import { concatBytes, gcmDecrypt, gcmEncrypt } from "@svc/util/sealing";
+import { LruMap } from "@svc/util/lru_map";
+import {
+  concatBytes,
+  deriveAesKey,
+  hkdfMaster,
+  IV_BYTES,
+  openNow,
+  sealNow,
+  TAG_BYTES,
+} from "@svc/util/sealing";
 import {
   type KeyPlace,
   type KeyStore,
@@ -60,9 +69,7 @@ const V1 = 1;
 const V1_HEADER_BYTES = 1 + 12 + 48 + 12;
 const V2 = 2;
 const KEY_TAG_BYTES = 8;
-const IV_BYTES = 12;
-const GCM_TAG_BYTES = 16;
-const WRAPPED_BYTES = IV_BYTES + 32 + GCM_TAG_BYTES;
+const WRAPPED_BYTES = IV_BYTES + 32 + TAG_BYTES;
 const WRAP_LABEL = new TextEncoder().encode("svc-local-cipher:v2:key\n");
 
 const utf8 = new TextEncoder();
@@ -105,14 +112,14 @@ interface V2Parts {
   header: Uint8Array<ArrayBuffer>;
   memoryId: string;
   keyTag: string;
-  iv: Uint8Array<ArrayBuffer>;
-  body: Uint8Array<ArrayBuffer>;
+  /** `data_iv ‖ ciphertext (+ 16 tag)`. */
+  sealed: Uint8Array<ArrayBuffer>;
 }
 
 function parseV2(ciphertext: Uint8Array<ArrayBuffer>): V2Parts | null {
   const idLength = ciphertext[1] ?? 0;
   const headerBytes = 2 + idLength + KEY_TAG_BYTES;
-  if (idLength === 0 || ciphertext.byteLength < headerBytes + IV_BYTES + GCM_TAG_BYTES) {
+  if (idLength === 0 || ciphertext.byteLength < headerBytes + IV_BYTES + TAG_BYTES) {
     return null;
   }
   const header = ciphertext.subarray(0, headerBytes);
@@ -120,9 +127,52 @@ function parseV2(ciphertext: Uint8Array<ArrayBuffer>): V2Parts | null {
     header,
     memoryId: new TextDecoder().decode(header.subarray(2, 2 + idLength)),
     keyTag: header.subarray(2 + idLength).toHex(),
-    iv: ciphertext.subarray(headerBytes, headerBytes + IV_BYTES),
-    body: ciphertext.subarray(headerBytes + IV_BYTES),
+    sealed: ciphertext.subarray(headerBytes),
   };
+}
+
+/**
+ * The plaintext of an envelope: the data key opened from `wrapped` under `ownerKey`, then
+ * `sealed` under the data key; 403 when either does not open.
+ */
+function openEnvelope(
+  ownerKey: CryptoKey,
+  wrapped: Uint8Array,
+  wrapAad: Uint8Array,
+  sealed: Uint8Array,
+  aad: Uint8Array,
+): Uint8Array<ArrayBuffer> {
+  try {
+    const rawDataKey = openNow(ownerKey, wrapped, wrapAad);
+    try {
+      return openNow(rawDataKey, sealed, aad);
+    } finally {
+      rawDataKey.fill(0);
+    }
+  } catch (cause) {
+    throw new SvcError(
+      "forbidden",
+      "Cannot decrypt: the ciphertext was altered or belongs to another owner",
+      { cause },
+    );
+  }
+}
+
+/**
+ * `plaintext` sealed under a fresh data key (`sealed`, bound to `aad`), and the data key sealed
+ * under `ownerKey` (`wrapped`, bound to `wrapAad`).
+ */
+function sealEnvelope(
+  ownerKey: CryptoKey,
+  plaintext: Uint8Array,
+  wrapAad: Uint8Array,
+  aad: Uint8Array,
+): { wrapped: Uint8Array<ArrayBuffer>; sealed: Uint8Array<ArrayBuffer> } {
+  const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
+  const wrapped = sealNow(ownerKey, rawDataKey, wrapAad);
+  const sealed = sealNow(rawDataKey, plaintext, aad);
+  rawDataKey.fill(0);
+  return { wrapped, sealed };
 }
 
 /** A random key tag, never the job queue's (`JOB_TEXT_KEY_TAG`). */
@@ -141,7 +191,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   #keys: KeyStore;
   /** Whether `close` closes `#keys`. */
   #ownsKeys: boolean;
-  #ownerKeys = new Map<string, Promise<CryptoKey>>();
+  #ownerKeys = new LruMap<string, Promise<CryptoKey>>(10_000);
   /** The version 2 encryptions under way, by `[owner, memoryId]` as JSON. */
   #encrypting = new Map<string, Set<Promise<unknown>>>();
 
@@ -156,9 +206,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     if (options.masterKey.byteLength !== 32) {
       throw new TypeError("The master key must be 32 bytes");
     }
-    const master = await crypto.subtle.importKey("raw", options.masterKey, "HKDF", false, [
-      "deriveKey",
-    ]);
+    const master = await hkdfMaster(options.masterKey);
     if (options.keyStore && options.keyStorePath !== undefined) {
       throw new TypeError("Give the local cipher a key store or its path, not both");
     }
@@ -207,12 +255,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
       const header = concatBytes(new Uint8Array([V2, id.length]), id, Uint8Array.fromHex(keyTag));
       const ownerKey = await this.#ownerKey(owner);
       try {
-        gcmDecrypt(
-          ownerKey,
-          wrapped.subarray(0, IV_BYTES),
-          wrapped.subarray(IV_BYTES),
-          concatBytes(WRAP_LABEL, header, utf8.encode(owner)),
-        ).fill(0);
+        openNow(ownerKey, wrapped, concatBytes(WRAP_LABEL, header, utf8.encode(owner))).fill(0);
         return true;
       } catch {
         return false;
@@ -222,24 +265,10 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   }
 
   #ownerKey(owner: string): Promise<CryptoKey> {
-    let key = this.#ownerKeys.get(owner);
-    if (!key) {
-      key = crypto.subtle.deriveKey(
-        {
-          name: "HKDF",
-          hash: "SHA-256",
-          salt: new TextEncoder().encode("svc-local-cipher-v1"),
-          info: new TextEncoder().encode(`owner:${owner}`),
-        },
-        this.#master,
-        { name: "AES-GCM", length: 256 },
-        false,
-        ["encrypt", "decrypt"],
-      );
-      if (this.#ownerKeys.size > 10_000) this.#ownerKeys.clear();
-      this.#ownerKeys.set(owner, key);
-    }
-    return key;
+    return this.#ownerKeys.getOrSet(
+      owner,
+      () => deriveAesKey(this.#master, "svc-local-cipher-v1", `owner:${owner}`),
+    );
   }
 
   async encrypt(
@@ -287,35 +316,24 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const keyTag = newKeyTag();
     const header = concatBytes(new Uint8Array([V2, id.length]), id, keyTag);
-    const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
-    const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const ownerKey = await this.#ownerKey(owner);
-    const wrapped = gcmEncrypt(
-      ownerKey,
-      wrapIv,
-      rawDataKey,
+    const { wrapped, sealed } = sealEnvelope(
+      await this.#ownerKey(owner),
+      plaintext,
       concatBytes(WRAP_LABEL, header, ownerBytes),
+      concatBytes(header, ownerBytes),
     );
-    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, concatBytes(header, ownerBytes));
-    rawDataKey.fill(0);
     // The ciphertext is handed out only once its key is durable.
-    await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, concatBytes(wrapIv, wrapped));
-    return concatBytes(header, dataIv, body);
+    await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, wrapped);
+    return concatBytes(header, sealed);
   }
 
   async #encryptV1(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
-    const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
-    const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const wrapped = gcmEncrypt(await this.#ownerKey(owner), wrapIv, rawDataKey, aad);
-    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, aad);
-    rawDataKey.fill(0);
-    return concatBytes(new Uint8Array([V1]), wrapIv, wrapped, dataIv, body);
+    const aad = utf8.encode(`svc:v${V1}:${owner}`);
+    const { wrapped, sealed } = sealEnvelope(await this.#ownerKey(owner), plaintext, aad, aad);
+    return concatBytes(new Uint8Array([V1]), wrapped, sealed);
   }
 
   async decrypt(
@@ -324,8 +342,10 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     options?: CallOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
-    if (ciphertext[0] === V1 && ciphertext.byteLength >= V1_HEADER_BYTES + GCM_TAG_BYTES) {
-      return await this.#decryptV1(owner, ciphertext);
+    if (ciphertext[0] === V1 && ciphertext.byteLength >= V1_HEADER_BYTES + TAG_BYTES) {
+      const aad = utf8.encode(`svc:v${V1}:${owner}`);
+      const ownerKey = await this.#ownerKey(owner);
+      return openEnvelope(ownerKey, ciphertext.subarray(1, 61), aad, ciphertext.subarray(61), aad);
     }
     const parts = ciphertext[0] === V2 ? parseV2(ciphertext) : null;
     if (!parts) {
@@ -341,56 +361,13 @@ export class LocalCipher implements Cipher, AsyncDisposable {
           "belongs to another owner, or the key store was restored from a backup older than it)",
       );
     }
-    try {
-      const rawDataKey = gcmDecrypt(
-        await this.#ownerKey(owner),
-        stored.subarray(0, IV_BYTES),
-        stored.subarray(IV_BYTES),
-        concatBytes(WRAP_LABEL, parts.header, ownerBytes),
-      );
-      try {
-        return gcmDecrypt(rawDataKey, parts.iv, parts.body, concatBytes(parts.header, ownerBytes));
-      } finally {
-        rawDataKey.fill(0);
-      }
-    } catch (cause) {
-      throw new SvcError(
-        "forbidden",
-        "Cannot decrypt: the ciphertext was altered or belongs to another owner",
-        { cause },
-      );
-    }
-  }
-
-  async #decryptV1(
-    owner: string,
-    ciphertext: Uint8Array<ArrayBuffer>,
-  ): Promise<Uint8Array<ArrayBuffer>> {
-    const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
-    try {
-      const rawDataKey = gcmDecrypt(
-        await this.#ownerKey(owner),
-        ciphertext.subarray(1, 13),
-        ciphertext.subarray(13, 61),
-        aad,
-      );
-      try {
-        return gcmDecrypt(
-          rawDataKey,
-          ciphertext.subarray(61, 73),
-          ciphertext.subarray(V1_HEADER_BYTES),
-          aad,
-        );
-      } finally {
-        rawDataKey.fill(0);
-      }
-    } catch (cause) {
-      throw new SvcError(
-        "forbidden",
-        "Cannot decrypt: the ciphertext was altered or belongs to another owner",
-        { cause },
-      );
-    }
+    return openEnvelope(
+      await this.#ownerKey(owner),
+      stored,
+      concatBytes(WRAP_LABEL, parts.header, ownerBytes),
+      parts.sealed,
+      concatBytes(parts.header, ownerBytes),
+    );
   }
 
   /**
