@@ -103,18 +103,19 @@ export interface OpenedAttributes {
   rememberedBy: Required<Provenance> | null;
 }
 
-function associatedData({ memoryId, owner, namespace }: AttributePlace) {
-  return new TextEncoder().encode(
-    JSON.stringify(["svc-attributes-v1", owner, namespace, memoryId]),
-  );
+/**
+ * What a value sealed under `label` for the memory at `place` is bound to: each kind of value has
+ * its own label, so that none opens as another (a row's attributes as a blob's, for instance).
+ */
+export function placeData(
+  label: string,
+  { memoryId, owner, namespace }: AttributePlace,
+): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify([label, owner, namespace, memoryId]));
 }
 
-/** Sealed for a blob's metadata: another label, so that a row's sealed value never opens as it. */
-function blobAssociatedData({ memoryId, owner, namespace }: AttributePlace) {
-  return new TextEncoder().encode(
-    JSON.stringify(["svc-blob-attributes-v1", owner, namespace, memoryId]),
-  );
-}
+const ROW_LABEL = "svc-attributes-v1";
+const BLOB_LABEL = "svc-blob-attributes-v1";
 
 /** Sealed attributes kept opened, so that recall and list do not decrypt them each time. */
 const OPENED_KEPT = 20_000;
@@ -142,7 +143,7 @@ export class AttributeSeal {
   /** `attributes` sealed for the memory at `place`: an opaque base64url string. */
   async seal(place: AttributePlace, attributes: SealedAttributes): Promise<string> {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    return await sealToText(this.#key, plaintext, associatedData(place));
+    return await sealToText(this.#key, plaintext, placeData(ROW_LABEL, place));
   }
 
   /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
@@ -169,12 +170,12 @@ export class AttributeSeal {
    */
   async sealForBlob(place: AttributePlace, attributes: MemoryAttributes): Promise<string> {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    return await sealToText(this.#key, plaintext, blobAssociatedData(place));
+    return await sealToText(this.#key, plaintext, placeData(BLOB_LABEL, place));
   }
 
   /** What `sealForBlob` sealed for `place`; `null` when it does not open. */
   async openFromBlob(place: AttributePlace, sealed: string): Promise<MemoryAttributes | null> {
-    const plaintext = await openText(this.#key, sealed, blobAssociatedData(place));
+    const plaintext = await openText(this.#key, sealed, placeData(BLOB_LABEL, place));
     try {
       return plaintext && JSON.parse(new TextDecoder().decode(plaintext));
     } catch {
@@ -187,7 +188,7 @@ export class AttributeSeal {
     const where = JSON.stringify([place.owner, place.namespace, place.memoryId]);
     const kept = this.#opened.get(sealed);
     if (kept?.place === where) return copyOf(kept.attributes);
-    const plaintext = await openText(this.#key, sealed, associatedData(place));
+    const plaintext = await openText(this.#key, sealed, placeData(ROW_LABEL, place));
     if (plaintext === null) return null;
     try {
       const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));

@@ -19,28 +19,15 @@
  */
 import { SvcError } from "../errors.ts";
 import { deriveAesKey, hkdfMaster, openText, sealToText } from "@svc/util/sealing";
+import { type AttributePlace, placeData } from "./attributes.ts";
 
+/** The key's HKDF salt, and the label a sealed vector is bound to its memory with. */
 const SALT = "svc-sealed-vector-v1";
 const INFO = "blob metadata vector";
 const SEALED = /^[A-Za-z0-9_-]+$/;
 
 /** The memory a sealed vector belongs to. */
-export interface SealedVectorPlace {
-  /** The memory's id. */
-  memoryId: string;
-  /** Its owner's address. */
-  owner: string;
-  /** Its namespace. */
-  namespace: string;
-}
-
-function associatedData(
-  { memoryId, owner, namespace }: SealedVectorPlace,
-): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(
-    JSON.stringify(["svc-sealed-vector-v1", owner, namespace, memoryId]),
-  );
-}
+export type SealedVectorPlace = AttributePlace;
 
 /** Seals and opens the vectors kept in blob metadata. */
 export class VectorSeal {
@@ -64,7 +51,7 @@ export class VectorSeal {
     const plaintext = new Uint8Array(vector.length * 8);
     const view = new DataView(plaintext.buffer);
     vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
-    return await sealToText(this.#key, plaintext, associatedData(place));
+    return await sealToText(this.#key, plaintext, placeData(SALT, place));
   }
 
   /**
@@ -73,7 +60,7 @@ export class VectorSeal {
    */
   async open(place: SealedVectorPlace, sealed: string): Promise<number[] | null> {
     if (!SEALED.test(sealed)) return null;
-    const plaintext = await openText(this.#key, sealed, associatedData(place));
+    const plaintext = await openText(this.#key, sealed, placeData(SALT, place));
     if (plaintext === null || plaintext.byteLength % 8 !== 0) return null;
     const view = new DataView(plaintext);
     return Array.from({ length: plaintext.byteLength / 8 }, (_, i) => view.getFloat64(i * 8, true));

@@ -109,10 +109,7 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
           if (next > 0) await options.stillAllowed?.();
           const { namespace, ids } = batches[next++];
           const memories = await lifecycle.memories(owner, namespace, ids, options);
-          const lines = memories.flatMap((memory) => {
-            const line = exportLine(memory);
-            return line ? [line] : [];
-          });
+          const lines = memories.map(exportLine).filter((line) => line !== null);
           if (lines.length > 0) {
             const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
             return { namespace, ids: lines.map(({ id }) => id), bytes: encoder.encode(text) };
