@@ -84,8 +84,8 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
 export function selectorRange(selector: StateSelector): [Uint8Array, Uint8Array] {
   const { prefix, start, end } = selector;
   const under = prefix && encodeKey(prefix);
-  const from = start ? encodeKey(start) : under && concat(under, [0x00]);
-  const to = end ? encodeKey(end) : under && concat(under, [0xff]);
+  const from = start ? encodeKey(start) : under && new Uint8Array([...under, 0x00]);
+  const to = end ? encodeKey(end) : under && new Uint8Array([...under, 0xff]);
   const outside = (key: Uint8Array | undefined) =>
     under && key && compareBytes(key.subarray(0, under.length), under) !== 0;
   if (!from || !to || (under && start && end) || outside(from) || outside(to)) {
@@ -94,11 +94,4 @@ export function selectorRange(selector: StateSelector): [Uint8Array, Uint8Array]
     );
   }
   return [from, to];
-}
-
-function concat(bytes: Uint8Array, tail: number[]): Uint8Array<ArrayBuffer> {
-  const joined = new Uint8Array(bytes.length + tail.length);
-  joined.set(bytes);
-  joined.set(tail, bytes.length);
-  return joined;
 }
