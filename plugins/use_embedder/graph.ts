@@ -16,6 +16,7 @@
  * written file.
  */
 import { GraphBuilder } from "@svc/onnx-embedder/onnx_graph";
+import { concatBytes } from "@svc/util/sealing";
 
 /** The pieces of a text the graph reads; the package's graph cuts the rest. */
 export const MAX_PIECES = 128;
@@ -43,12 +44,7 @@ export async function readWeights(dir: URL): Promise<Map<string, Float32Array>> 
   const weights = new Map<string, Float32Array>();
   for (const group of manifest.weightsManifest) {
     const shards = await Promise.all(group.paths.map((path) => Deno.readFile(new URL(path, dir))));
-    const bytes = new Uint8Array(shards.reduce((n, shard) => n + shard.length, 0));
-    let at = 0;
-    for (const shard of shards) {
-      bytes.set(shard, at);
-      at += shard.length;
-    }
+    const bytes = concatBytes(...shards);
     let offset = 0;
     for (const weight of group.weights) {
       if (weight.quantization || (weight.dtype !== "float32" && weight.dtype !== "int32")) {
@@ -287,15 +283,8 @@ class UseGraphWriter {
     const squares = graph.node("ReduceSum", [graph.node("Mul", [tanh, tanh]), this.ints([1])], {
       keepdims: 1,
     });
-    return graph.node(
-      "Div",
-      [
-        tanh,
-        graph.node("Sqrt", [graph.node("Max", [squares, this.scalar(1e-12)])]),
-      ],
-      {},
-      "vectors",
-    );
+    const length = graph.node("Sqrt", [graph.node("Max", [squares, this.scalar(1e-12)])]);
+    return graph.node("Div", [tanh, length], {}, "vectors");
   }
 }
 
