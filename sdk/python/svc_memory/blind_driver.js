@@ -27,9 +27,9 @@ var __toESM = (mod2, isNodeMode, target) => (target = mod2 != null ? __create(__
   mod2
 ));
 
-// node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js
 var require_aspromise = __commonJS({
-  "node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js"(exports, module2) {
     "use strict";
     module2.exports = asPromise;
     function asPromise(fn, ctx) {
@@ -60,9 +60,9 @@ var require_aspromise = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js
 var require_base64 = __commonJS({
-  "node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js"(exports) {
+  "../../work/main/node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js"(exports) {
     "use strict";
     var base64 = exports;
     base64.length = function length2(string) {
@@ -152,9 +152,9 @@ var require_base64 = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js
 var require_eventemitter = __commonJS({
-  "node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js"(exports, module2) {
     "use strict";
     module2.exports = EventEmitter;
     function EventEmitter() {
@@ -192,9 +192,9 @@ var require_eventemitter = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js
 var require_float = __commonJS({
-  "node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js"(exports, module2) {
     "use strict";
     module2.exports = factory(factory);
     function factory(exports2) {
@@ -383,9 +383,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js
 var require_utf8 = __commonJS({
-  "node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js"(exports) {
+  "../../work/main/node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js"(exports) {
     "use strict";
     var utf82 = exports;
     var replacementCharCode = 65533;
@@ -462,9 +462,9 @@ var require_utf8 = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js
 var require_pool = __commonJS({
-  "node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js"(exports, module2) {
     "use strict";
     module2.exports = pool;
     function pool(alloc, slice, size) {
@@ -486,9 +486,9 @@ var require_pool = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js
 var require_longbits = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js"(exports, module2) {
     "use strict";
     module2.exports = LongBits;
     var util = require_minimal();
@@ -572,9 +572,9 @@ var require_longbits = __commonJS({
   }
 });
 
-// node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js
+// ../../work/main/node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js
 var require_umd = __commonJS({
-  "node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js"(exports, module2) {
     (function(global2, factory) {
       function preferDefault(exports2) {
         return exports2.default || exports2;
@@ -1454,9 +1454,9 @@ var require_umd = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js
 var require_minimal = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js"(exports) {
     "use strict";
     var util = exports;
     util.asPromise = require_aspromise();
@@ -1645,9 +1645,9 @@ var require_minimal = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js
 var require_writer = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js"(exports, module2) {
     "use strict";
     module2.exports = Writer;
     var util = require_minimal();
@@ -1831,9 +1831,9 @@ var require_writer = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js
 var require_writer_buffer = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js"(exports, module2) {
     "use strict";
     module2.exports = BufferWriter;
     var Writer = require_writer();
@@ -1873,9 +1873,9 @@ var require_writer_buffer = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js
 var require_reader = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js"(exports, module2) {
     "use strict";
     module2.exports = Reader;
     var util = require_minimal();
@@ -2096,9 +2096,9 @@ var require_reader = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js
 var require_reader_buffer = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js"(exports, module2) {
     "use strict";
     module2.exports = BufferReader;
     var Reader = require_reader();
@@ -2118,9 +2118,9 @@ var require_reader_buffer = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js
 var require_service = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js"(exports, module2) {
     "use strict";
     module2.exports = Service;
     var util = require_minimal();
@@ -2185,26 +2185,26 @@ var require_service = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js
 var require_rpc = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js"(exports) {
     "use strict";
     var rpc = exports;
     rpc.Service = require_service();
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js
 var require_roots = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js"(exports, module2) {
     "use strict";
     module2.exports = /* @__PURE__ */ Object.create(null);
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js
 var require_index_minimal = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js"(exports) {
     "use strict";
     var protobuf2 = exports;
     protobuf2.build = "minimal";
@@ -2225,9 +2225,9 @@ var require_index_minimal = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js"(exports, module2) {
     "use strict";
     module2.exports = codegen;
     var reservedRe = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|false|null|this|true|void|with|break|catch|class|const|super|throw|while|yield|delete|export|import|public|return|static|switch|typeof|default|extends|finally|package|private|continue|debugger|function|arguments|interface|protected|implements|instanceof)$/;
@@ -2292,9 +2292,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js
+// ../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js
 var require_fs = __commonJS({
-  "node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js"(exports, module2) {
     "use strict";
     var fs = null;
     try {
@@ -2309,9 +2309,9 @@ var require_fs = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js
 var require_fetch = __commonJS({
-  "node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js"(exports, module2) {
     "use strict";
     module2.exports = fetch2;
     var asPromise = require_aspromise();
@@ -2352,9 +2352,9 @@ var require_fetch = __commonJS({
   }
 });
 
-// node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js
+// ../../work/main/node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js
 var require_path = __commonJS({
-  "node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js"(exports) {
+  "../../work/main/node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js"(exports) {
     "use strict";
     var path = exports;
     var isAbsolute = (
@@ -2397,9 +2397,9 @@ var require_path = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js
 var require_patterns = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js"(exports) {
     "use strict";
     var patterns = exports;
     patterns.numberRe = /^(?![eE])[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
@@ -2408,9 +2408,9 @@ var require_patterns = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js
 var require_fs2 = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js"(exports, module2) {
     "use strict";
     var fs = null;
     try {
@@ -2425,9 +2425,9 @@ var require_fs2 = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js
 var require_namespace = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js"(exports, module2) {
     "use strict";
     module2.exports = Namespace;
     var ReflectionObject = require_object();
@@ -2676,9 +2676,9 @@ var require_namespace = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js
 var require_mapfield = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js"(exports, module2) {
     "use strict";
     module2.exports = MapField;
     var Field2 = require_field();
@@ -2727,9 +2727,9 @@ var require_mapfield = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js
 var require_method = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js"(exports, module2) {
     "use strict";
     module2.exports = Method;
     var ReflectionObject = require_object();
@@ -2791,9 +2791,9 @@ var require_method = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js
 var require_service2 = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js"(exports, module2) {
     "use strict";
     module2.exports = Service;
     var Namespace = require_namespace();
@@ -2896,9 +2896,9 @@ var require_service2 = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js
 var require_message = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js"(exports, module2) {
     "use strict";
     module2.exports = Message;
     var util = require_minimal();
@@ -2939,9 +2939,9 @@ var require_message = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js
 var require_decoder = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js"(exports, module2) {
     "use strict";
     module2.exports = decoder5;
     var Enum = require_enum();
@@ -2999,9 +2999,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js
 var require_verifier = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js"(exports, module2) {
     "use strict";
     module2.exports = verifier;
     var Enum = require_enum();
@@ -3107,9 +3107,9 @@ var require_verifier = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js
 var require_converter = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js"(exports) {
     "use strict";
     var converter = exports;
     var Enum = require_enum();
@@ -3318,9 +3318,9 @@ var require_converter = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js
 var require_wrappers = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js"(exports) {
     "use strict";
     var wrappers = exports;
     var Message = require_message();
@@ -3373,9 +3373,9 @@ var require_wrappers = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js
 var require_type = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js"(exports, module2) {
     "use strict";
     module2.exports = Type;
     var Namespace = require_namespace();
@@ -3688,9 +3688,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js
 var require_root = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js"(exports, module2) {
     "use strict";
     module2.exports = Root;
     var Namespace = require_namespace();
@@ -3916,9 +3916,9 @@ var require_root = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js
 var require_util = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js"(exports, module2) {
     "use strict";
     var util = module2.exports = require_minimal();
     var roots = require_roots();
@@ -4033,9 +4033,9 @@ var require_util = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js
 var require_types = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js"(exports) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js"(exports) {
     "use strict";
     var types = exports;
     var util = require_util();
@@ -4198,9 +4198,9 @@ var require_types = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js
 var require_field = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js"(exports, module2) {
     "use strict";
     module2.exports = Field2;
     var ReflectionObject = require_object();
@@ -4377,9 +4377,9 @@ var require_field = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js
 var require_oneof = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js"(exports, module2) {
     "use strict";
     module2.exports = OneOf;
     var ReflectionObject = require_object();
@@ -4474,9 +4474,9 @@ var require_oneof = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js
 var require_object = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js"(exports, module2) {
     "use strict";
     module2.exports = ReflectionObject;
     ReflectionObject.className = "ReflectionObject";
@@ -4682,9 +4682,9 @@ var require_object = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js
 var require_enum = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js"(exports, module2) {
     "use strict";
     module2.exports = Enum;
     var ReflectionObject = require_object();
@@ -4777,9 +4777,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js
 var require_encoder = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js"(exports, module2) {
     "use strict";
     module2.exports = encoder16;
     var Enum = require_enum();
@@ -4828,9 +4828,9 @@ var require_encoder = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js
 var require_index_light = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js"(exports, module2) {
     "use strict";
     var protobuf2 = module2.exports = require_index_minimal();
     protobuf2.build = "light";
@@ -4872,9 +4872,9 @@ var require_index_light = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js
 var require_tokenize = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js"(exports, module2) {
     "use strict";
     module2.exports = tokenize;
     var delimRe = /[\s{}=;:[\],'"()<>]/g;
@@ -5108,9 +5108,9 @@ var require_tokenize = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js
 var require_parse = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js"(exports, module2) {
     "use strict";
     module2.exports = parse2;
     parse2.filename = null;
@@ -5790,9 +5790,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js
 var require_common = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js"(exports, module2) {
     "use strict";
     module2.exports = common;
     var commonRe = /\/|\./;
@@ -6132,9 +6132,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js
 var require_src = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js"(exports, module2) {
     "use strict";
     var protobuf2 = module2.exports = require_index_light();
     protobuf2.build = "full";
@@ -6145,9 +6145,9 @@ var require_src = __commonJS({
   }
 });
 
-// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js
+// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js
 var require_protobufjs = __commonJS({
-  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js"(exports, module2) {
+  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js"(exports, module2) {
     "use strict";
     module2.exports = require_src();
   }
@@ -6231,6 +6231,12 @@ var LruMap = class {
       this.#entries.delete(key);
       this.#entries.set(key, value);
     }
+    return value;
+  }
+  /** The value of `key`, made by `make` and set when the map does not hold it. */
+  getOrSet(key, make) {
+    let value = this.get(key);
+    if (value === void 0) this.set(key, value = make());
     return value;
   }
   /** Forgets every entry. */
@@ -6529,6 +6535,22 @@ function rankedText(text) {
 // src/llm/prompts.ts
 var utf8 = new TextEncoder();
 var MAX_ANSWER_BYTES = 64 * 1024;
+
+// util/sleep.ts
+function sleep(ms, signal) {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener("abort", wake, {
+      once: true
+    });
+  });
+}
 
 // plugins/onnx_embedder/model_dir.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -7003,48 +7025,41 @@ async function convert(source, words2) {
 }
 function encode(table) {
   const vocabulary = new TextEncoder().encode(table.names.join("\n"));
-  const count = table.names.length;
   const header = new Uint32Array([
     MAGIC,
     FORMAT,
-    count,
+    table.names.length,
     DIMENSIONS
   ]);
-  const size = 16 + count * 4 + DIMENSIONS * 4 + count * DIMENSIONS + vocabulary.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of [
+  const parts = [
     header,
     table.scales,
     table.commonDirection,
     table.values,
     vocabulary
-  ]) {
-    bytes.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
-    at += part.byteLength;
-  }
-  return bytes;
+  ];
+  return concatBytes(...parts.map((part) => new Uint8Array(part.buffer, part.byteOffset, part.byteLength)));
 }
 function decode(bytes) {
   if (bytes.byteLength < 16) return null;
-  const floats = (at2, count2) => new Float32Array(bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + count2 * 4));
-  const [magic, format, count, dimensions] = new Uint32Array(floats(0, 4).buffer);
+  const floats = (at2, count3) => new Float32Array(bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + count3 * 4));
+  const [magic, format, count2, dimensions] = new Uint32Array(floats(0, 4).buffer);
   if (magic !== MAGIC || format !== FORMAT || dimensions !== DIMENSIONS) return null;
-  if (bytes.byteLength < 16 + count * (4 + DIMENSIONS) + DIMENSIONS * 4) return null;
+  if (bytes.byteLength < 16 + count2 * (4 + DIMENSIONS) + DIMENSIONS * 4) return null;
   let at = 16;
-  const scales = floats(at, count);
-  at += count * 4;
+  const scales = floats(at, count2);
+  at += count2 * 4;
   const commonDirection = floats(at, DIMENSIONS);
   at += DIMENSIONS * 4;
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at, count * DIMENSIONS);
-  at += count * DIMENSIONS;
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at, count2 * DIMENSIONS);
+  at += count2 * DIMENSIONS;
   const names = new TextDecoder().decode(bytes.subarray(at)).split("\n");
-  if (names.length !== count) return null;
+  if (names.length !== count2) return null;
   const index = /* @__PURE__ */ new Map();
   names.forEach((name, row) => index.set(name, row));
   return {
     index,
-    count,
+    count: count2,
     values,
     scales,
     commonDirection
@@ -7075,8 +7090,8 @@ var WordRows = class {
    * Copies the `count` rows of {@link DIMENSIONS} values each in `values`; `webAssembly: false`
    * keeps them in JavaScript even where the kernel runs.
    */
-  constructor(values, count, { webAssembly = true } = {}) {
-    const normsAt = count * ROW, scratch = normsAt + count * 4;
+  constructor(values, count2, { webAssembly = true } = {}) {
+    const normsAt = count2 * ROW, scratch = normsAt + count2 * 4;
     if (module && webAssembly) {
       const memory2 = new WebAssembly.Memory({
         initial: Math.ceil((scratch + SCRATCH) / PAGE)
@@ -7092,14 +7107,14 @@ var WordRows = class {
         ints: new Int32Array(memory2.buffer, scratch, SCRATCH / 4),
         floats: new Float32Array(memory2.buffer, scratch, SCRATCH / 4)
       };
-      this.values = new Int8Array(memory2.buffer, 0, count * ROW);
-      this.#norms = new Float32Array(memory2.buffer, normsAt, count);
+      this.values = new Int8Array(memory2.buffer, 0, count2 * ROW);
+      this.#norms = new Float32Array(memory2.buffer, normsAt, count2);
     } else {
-      this.values = new Int8Array(count * ROW);
-      this.#norms = new Float32Array(count);
+      this.values = new Int8Array(count2 * ROW);
+      this.#norms = new Float32Array(count2);
     }
     const rows = this.values, norms = this.#norms;
-    for (let row = 0; row < count; row++) {
+    for (let row = 0; row < count2; row++) {
       let squares = 0;
       for (let i = 0; i < DIMENSIONS; i++) {
         const value = values[row * DIMENSIONS + i];
@@ -7401,8 +7416,8 @@ var READS = /* @__PURE__ */ new Set([
 ]);
 var HEADER = 16;
 var encoder7 = new TextEncoder();
-function vectorsEnd(count, dimensions) {
-  const end = HEADER + count * dimensions * 4;
+function vectorsEnd(count2, dimensions) {
+  const end = HEADER + count2 * dimensions * 4;
   return end + end % 8;
 }
 function utf8Length(text) {
@@ -7456,38 +7471,38 @@ function decodeBlock(plaintext, dimensions) {
   if (plaintext.byteLength < HEADER || !READS.has(view.getUint32(0, true))) {
     throw damaged2("unknown format");
   }
-  const count = view.getUint32(4, true);
+  const count2 = view.getUint32(4, true);
   if (view.getUint32(8, true) !== dimensions) throw damaged2("vector size differs");
-  const timesAt = vectorsEnd(count, dimensions);
-  const jsonAt = timesAt + count * 8;
+  const timesAt = vectorsEnd(count2, dimensions);
+  const jsonAt = timesAt + count2 * 8;
   const infosAt = jsonAt + view.getUint32(12, true);
   if (infosAt > plaintext.byteLength) throw damaged2("bad length");
   const decoder5 = new TextDecoder();
   const parsed = JSON.parse(decoder5.decode(new Uint8Array(plaintext, jsonAt, infosAt - jsonAt)));
   const { i: ids, b: blobIds, t: terms2 } = parsed;
   const lengths = parsed.n;
-  if (ids?.length !== count || blobIds?.length !== count || terms2?.length !== count || lengths !== void 0 && lengths.length !== count) {
+  if (ids?.length !== count2 || blobIds?.length !== count2 || terms2?.length !== count2 || lengths !== void 0 && lengths.length !== count2) {
     throw damaged2("row count differs");
   }
   let infos = null;
   if (lengths) {
     const text = decoder5.decode(new Uint8Array(plaintext, infosAt));
-    infos = new Array(count);
+    infos = new Array(count2);
     let at = 0;
-    for (let i = 0; i < count; i++) infos[i] = text.slice(at, at += lengths[i]);
+    for (let i = 0; i < count2; i++) infos[i] = text.slice(at, at += lengths[i]);
     if (at !== text.length) throw damaged2("info lengths differ");
   } else if (infosAt !== plaintext.byteLength) {
     throw damaged2("bad length");
   }
   return {
-    count,
+    count: count2,
     plainBytes: plaintext.byteLength,
     ids,
     blobIds,
     terms: terms2,
     infos,
-    createdAt: new Float64Array(plaintext, timesAt, count),
-    vectors: new Float32Array(plaintext, HEADER, count * dimensions)
+    createdAt: new Float64Array(plaintext, timesAt, count2),
+    vectors: new Float32Array(plaintext, HEADER, count2 * dimensions)
   };
 }
 
@@ -7819,9 +7834,9 @@ var Resident = class _Resident {
   }
   /** Adds the rows of a stored block. */
   addBlock(blockId2, sealedBytes, columns) {
-    const { count } = columns;
+    const { count: count2 } = columns;
     this.blocks.set(blockId2, {
-      count,
+      count: count2,
       plainBytes: columns.plainBytes,
       sealedBytes
     });
@@ -7832,10 +7847,10 @@ var Resident = class _Resident {
       }
     }
     const start = this.#ids.length;
-    this.#grow(start + count);
+    this.#grow(start + count2);
     this.#vectors.set(start, columns.vectors);
     this.#created.set(columns.createdAt, start);
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count2; i++) {
       const id = columns.ids[i];
       const info = columns.infos?.[i] ?? "";
       this.#ids.push(id);
@@ -8466,7 +8481,7 @@ async function planChange(keys, dimensions, items, located, residents) {
     apply(version) {
       for (const { ref, delta } of touched.values()) {
         const resident = residents.get(ref.ns);
-        const count = resident.count + delta;
+        const count2 = resident.count + delta;
         resident.dropBlocks(rewritten.get(ref.ns));
         for (const id of removed) if (located.get(id)?.ns === ref.ns) resident.remove(id);
         for (const block of written.get(ref.ns)) {
@@ -8474,7 +8489,7 @@ async function planChange(keys, dimensions, items, located, residents) {
           resident.addBlock(block.id, block.sealed, columns);
         }
         resident.sealedName = names.get(ref.ns);
-        resident.version = count > 0 ? version : null;
+        resident.version = count2 > 0 ? version : null;
       }
     }
   };
@@ -9062,11 +9077,11 @@ var KvBlockStorage = class _KvBlockStorage {
       batchSize: 64
     });
     for await (const entry of entries2) {
-      const [, , blockId2, count, p] = entry.key;
-      if (blockId2 !== id || count !== parts) {
+      const [, , blockId2, count2, p] = entry.key;
+      if (blockId2 !== id || count2 !== parts) {
         [id, parts, unfinished, chunks] = [
           blockId2,
-          count,
+          count2,
           false,
           []
         ];
@@ -9501,8 +9516,8 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     }));
     return this.#enqueue(items.length, Promise.resolve(items), options?.signal);
   }
-  #enqueue(count, items, signal) {
-    if (count === 0) return Promise.resolve();
+  #enqueue(count2, items, signal) {
+    if (count2 === 0) return Promise.resolve();
     items.catch(() => {
     });
     const done = new Promise((resolve, reject) => {
@@ -9676,9 +9691,9 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     options?.signal?.throwIfAborted();
     return await this.#call("list namespaces", async () => {
       const headers = await this.#storage.headers(await this.#keys.owner(owner));
-      return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count }) => ({
+      return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count: count2 }) => ({
         namespace,
-        count
+        count: count2
       })).sort((a, b) => a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
     });
   }
@@ -9741,7 +9756,7 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
 import { Buffer as Buffer2 } from "node:buffer";
 import { createHash as createHash5, createPrivateKey, createPublicKey, sign } from "node:crypto";
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/utils.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/utils.js
 function isBytes(a) {
   return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
 }
@@ -9911,7 +9926,7 @@ var oidNist = (suffix) => ({
   ])
 });
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_blake.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_blake.js
 var BSIGMA = /* @__PURE__ */ Uint8Array.from([
   0,
   1,
@@ -10172,7 +10187,7 @@ var BSIGMA = /* @__PURE__ */ Uint8Array.from([
   9
 ]);
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_u64.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_u64.js
 var U32_MASK64 = /* @__PURE__ */ (() => BigInt(2 ** 32 - 1))();
 var _32n = /* @__PURE__ */ BigInt(32);
 function fromBig(n, le = false) {
@@ -10231,7 +10246,7 @@ var add4H = (low, Ah, Bh, Ch, Dh) => Ah + Bh + Ch + Dh + (low / 2 ** 32 | 0) | 0
 var add5L = (Al, Bl, Cl, Dl, El) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0) + (El >>> 0);
 var add5H = (low, Ah, Bh, Ch, Dh, Eh) => Ah + Bh + Ch + Dh + Eh + (low / 2 ** 32 | 0) | 0;
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_md.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_md.js
 var HashMD = class {
   blockLen;
   outputLen;
@@ -10341,7 +10356,7 @@ var SHA512_IV = /* @__PURE__ */ Uint32Array.from([
   327033209
 ]);
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/blake2.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/blake2.js
 var B2B_IV = /* @__PURE__ */ Uint32Array.from([
   4089235720,
   1779033703,
@@ -10719,18 +10734,15 @@ function keyPairFromSeed(privateKey) {
 }
 var addresses = new LruMap(1024);
 function addressOf(publicKey) {
-  let address = addresses.get(publicKey);
-  if (address === void 0) {
+  return addresses.getOrSet(publicKey, () => {
     const bytes = new Uint8Array([
       0,
       ...Uint8Array.fromHex(publicKey)
     ]);
-    address = "0x" + blake2b(bytes, {
+    return "0x" + blake2b(bytes, {
       dkLen: 32
     }).toHex();
-    addresses.set(publicKey, address);
-  }
-  return address;
+  });
 }
 var SMALL_HASH_BYTES = 1024;
 var encoder9 = new TextEncoder();
@@ -10913,9 +10925,9 @@ var MemoryVectorStore = class {
     const rows = [
       ...this.#rows.values()
     ].filter((r) => r.owner === owner);
-    return Promise.resolve(countPartitions(rows).map(({ namespace, count }) => ({
+    return Promise.resolve(countPartitions(rows).map(({ namespace, count: count2 }) => ({
       namespace,
-      count
+      count: count2
     })));
   }
   partitions(options) {
@@ -10937,22 +10949,16 @@ function rememberedByOf(by) {
     at: new Date(by.at).toISOString()
   };
 }
-function associatedData({ memoryId, owner, namespace }) {
+function placeData(label, { memoryId, owner, namespace }) {
   return new TextEncoder().encode(JSON.stringify([
-    "svc-attributes-v1",
+    label,
     owner,
     namespace,
     memoryId
   ]));
 }
-function blobAssociatedData({ memoryId, owner, namespace }) {
-  return new TextEncoder().encode(JSON.stringify([
-    "svc-blob-attributes-v1",
-    owner,
-    namespace,
-    memoryId
-  ]));
-}
+var ROW_LABEL = "svc-attributes-v1";
+var BLOB_LABEL = "svc-blob-attributes-v1";
 var OPENED_KEPT = 2e4;
 var AttributeSeal = class _AttributeSeal {
   #key;
@@ -10967,7 +10973,7 @@ var AttributeSeal = class _AttributeSeal {
   /** `attributes` sealed for the memory at `place`: an opaque base64url string. */
   async seal(place, attributes) {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    return await sealToText(this.#key, plaintext, associatedData(place));
+    return await sealToText(this.#key, plaintext, placeData(ROW_LABEL, place));
   }
   /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
   async tags(place, sealed) {
@@ -10993,11 +10999,11 @@ var AttributeSeal = class _AttributeSeal {
    */
   async sealForBlob(place, attributes) {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    return await sealToText(this.#key, plaintext, blobAssociatedData(place));
+    return await sealToText(this.#key, plaintext, placeData(BLOB_LABEL, place));
   }
   /** What `sealForBlob` sealed for `place`; `null` when it does not open. */
   async openFromBlob(place, sealed) {
-    const plaintext = await openText(this.#key, sealed, blobAssociatedData(place));
+    const plaintext = await openText(this.#key, sealed, placeData(BLOB_LABEL, place));
     try {
       return plaintext && JSON.parse(new TextDecoder().decode(plaintext));
     } catch {
@@ -11013,7 +11019,7 @@ var AttributeSeal = class _AttributeSeal {
     ]);
     const kept2 = this.#opened.get(sealed);
     if (kept2?.place === where) return copyOf(kept2.attributes);
-    const plaintext = await openText(this.#key, sealed, associatedData(place));
+    const plaintext = await openText(this.#key, sealed, placeData(ROW_LABEL, place));
     if (plaintext === null) return null;
     try {
       const attributes = JSON.parse(new TextDecoder().decode(plaintext));
@@ -11715,7 +11721,7 @@ function askedOf(question, asked3, words2) {
   return question.slice(0, asked3.start) + words2 + question.slice(asked3.end);
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/types.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/types.js
 var Meridiem;
 (function(Meridiem2) {
   Meridiem2[Meridiem2["AM"] = 0] = "AM";
@@ -11747,7 +11753,7 @@ var Month;
   Month2[Month2["DECEMBER"] = 12] = "DECEMBER";
 })(Month || (Month = {}));
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/dates.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/dates.js
 function assignSimilarDate(component, target) {
   component.assign("day", target.getDate());
   component.assign("month", target.getMonth() + 1);
@@ -11773,7 +11779,7 @@ function implySimilarTime(component, target) {
   component.imply("meridiem", target.getHours() < 12 ? Meridiem.AM : Meridiem.PM);
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/timezone.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/timezone.js
 var TIMEZONE_ABBR_MAP = {
   ACDT: 630,
   ACST: 570,
@@ -12038,7 +12044,7 @@ function toTimezoneOffset(timezoneInput, date, timezoneOverrides = {}) {
   return matchedTimezone.timezoneOffsetNonDst;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/duration.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/duration.js
 var EmptyDuration = {
   day: 0,
   second: 0,
@@ -12168,7 +12174,7 @@ function reverseDuration(duration) {
   return reversed;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/results.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/results.js
 var ReferenceWithTimezone = class _ReferenceWithTimezone {
   instant;
   timezoneOffset;
@@ -12455,7 +12461,7 @@ var ParsingResult = class _ParsingResult {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/pattern.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/pattern.js
 function repeatedTimeunitPattern(prefix, singleTimeunitPattern, connectorPattern = "\\s{0,5},?\\s{0,5}") {
   const singleTimeunitPatternNoCapture = singleTimeunitPattern.replace(/\((?!\?)/g, "(?:");
   return `${prefix}${singleTimeunitPatternNoCapture}(?:${connectorPattern}${singleTimeunitPatternNoCapture}){0,10}`;
@@ -12478,7 +12484,7 @@ function matchAnyPattern(dictionary) {
   return `(?:${joinedTerms})`;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/years.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/years.js
 function findMostLikelyADYear(yearNumber) {
   if (yearNumber < 100) {
     if (yearNumber > 50) {
@@ -12507,7 +12513,7 @@ function findYearClosestToRef(refDate, day, month) {
   return date.getFullYear();
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/constants.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/constants.js
 var WEEKDAY_DICTIONARY = {
   sunday: 0,
   sun: 0,
@@ -12759,7 +12765,7 @@ function collectDateTimeFragment(fragments, match) {
   fragments[unit2] = num;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractParserWithWordBoundary.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractParserWithWordBoundary.js
 var AbstractParserWithWordBoundaryChecking = class {
   innerPatternHasChange(context, currentInnerPattern) {
     return this.innerPattern(context) !== currentInnerPattern;
@@ -12790,7 +12796,7 @@ var AbstractParserWithWordBoundaryChecking = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitWithinFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitWithinFormatParser.js
 var PATTERN_WITH_OPTIONAL_PREFIX = new RegExp(`(?:(?:within|in|for)\\s*)?(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_WITH_PREFIX = new RegExp(`(?:within|in|for)\\s*(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_WITH_PREFIX_STRICT = new RegExp(`(?:within|in|for)\\s*(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_NO_ABBR_PATTERN})(?=\\W|$)`, "i");
@@ -12818,7 +12824,7 @@ var ENTimeUnitWithinFormatParser = class extends AbstractParserWithWordBoundaryC
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameLittleEndianParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameLittleEndianParser.js
 var PATTERN = new RegExp(`(?:on\\s{0,3})?(${ORDINAL_NUMBER_PATTERN})(?:\\s{0,3}(?:to|\\-|\\\u2013|until|through|till)\\s{0,3}(${ORDINAL_NUMBER_PATTERN}))?(?:-|/|\\s{0,3}(?:of)?\\s{0,3})(${matchAnyPattern(MONTH_DICTIONARY)})(?:(?:-|/|,?\\s{0,3})(${YEAR_PATTERN}(?!\\w)))?(?=\\W|$)`, "i");
 var DATE_GROUP = 1;
 var DATE_TO_GROUP = 2;
@@ -12854,7 +12860,7 @@ var ENMonthNameLittleEndianParser = class extends AbstractParserWithWordBoundary
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameMiddleEndianParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameMiddleEndianParser.js
 var PATTERN2 = new RegExp(`(${matchAnyPattern(MONTH_DICTIONARY)})(?:-|/|\\s*,?\\s*)(${ORDINAL_NUMBER_PATTERN})(?!\\s*(?:am|pm))\\s*(?:(?:to|\\-)\\s*(${ORDINAL_NUMBER_PATTERN})\\s*)?(?:(?:-|/|\\s*,\\s*|\\s+)(${YEAR_PATTERN}))?(?=\\W|$)(?!\\:\\d)`, "i");
 var MONTH_NAME_GROUP2 = 1;
 var DATE_GROUP2 = 2;
@@ -12903,7 +12909,7 @@ var ENMonthNameMiddleEndianParser = class extends AbstractParserWithWordBoundary
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameParser.js
 var PATTERN3 = new RegExp(`((?:in)\\s*)?(${matchAnyPattern(MONTH_DICTIONARY)})\\s*(?:(?:,|-|of)?\\s*(${YEAR_PATTERN})?)?(?=[^\\s\\w]|\\s+[^0-9]|\\s+$|$)`, "i");
 var PREFIX_GROUP = 1;
 var MONTH_NAME_GROUP3 = 2;
@@ -12933,7 +12939,7 @@ var ENMonthNameParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthDayParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthDayParser.js
 var PATTERN4 = new RegExp(`([0-9]{4})[-\\.\\/\\s](?:(${matchAnyPattern(MONTH_DICTIONARY)})|([0-9]{1,2}))[-\\.\\/\\s]([0-9]{1,2})(?=\\W|$)`, "i");
 var YEAR_NUMBER_GROUP = 1;
 var MONTH_NAME_GROUP4 = 2;
@@ -12974,7 +12980,7 @@ var ENYearMonthDayParser = class extends AbstractParserWithWordBoundaryChecking 
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthNameParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthNameParser.js
 var YEAR_PATTERN2 = `(?:[1-9][0-9]{0,3}\\s{0,2}(?:BE|AD|BC|BCE|CE)|[1-9][0-9]{3})`;
 var PATTERN5 = new RegExp(`(${YEAR_PATTERN2})(?:\\s*[-.\\/,]?\\s*|\\s+of\\s+)(${matchAnyPattern(MONTH_DICTIONARY)})(?=[^\\s\\w]|\\s+[^0-9]|\\s+$|$)`, "i");
 var YEAR_GROUP4 = 1;
@@ -12996,7 +13002,7 @@ var ENYearMonthNameParser = class extends AbstractParserWithWordBoundaryChecking
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENSlashMonthFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENSlashMonthFormatParser.js
 var PATTERN6 = new RegExp("([0-9]|0[1-9]|1[012])/([0-9]{4})", "i");
 var MONTH_GROUP = 1;
 var YEAR_GROUP5 = 2;
@@ -13014,7 +13020,7 @@ var ENSlashMonthFormatParser = class extends AbstractParserWithWordBoundaryCheck
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractTimeExpressionParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractTimeExpressionParser.js
 function primaryTimePattern(leftBoundary, primaryPrefix, primarySuffix, flags) {
   return new RegExp(`${leftBoundary}${primaryPrefix}(\\d{1,4})(?:(?:\\.|:|\uFF1A)(\\d{1,2})(?:(?::|\uFF1A)(\\d{2})(?:\\.(\\d{1,6}))?)?)?(?:\\s*(a\\.m\\.|p\\.m\\.|am?|pm?))?${primarySuffix}`, flags);
 }
@@ -13314,7 +13320,7 @@ var AbstractTimeExpressionParser = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeExpressionParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeExpressionParser.js
 var ENTimeExpressionParser = class extends AbstractTimeExpressionParser {
   constructor(strictMode) {
     super(strictMode);
@@ -13367,7 +13373,7 @@ var ENTimeExpressionParser = class extends AbstractTimeExpressionParser {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitAgoFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitAgoFormatParser.js
 var PATTERN7 = new RegExp(`(${TIME_UNITS_PATTERN})\\s{0,5}(?:ago|before|earlier)(?=\\W|$)`, "i");
 var STRICT_PATTERN = new RegExp(`(${TIME_UNITS_NO_ABBR_PATTERN})\\s{0,5}(?:ago|before|earlier)(?=\\W|$)`, "i");
 var ENTimeUnitAgoFormatParser = class extends AbstractParserWithWordBoundaryChecking {
@@ -13388,7 +13394,7 @@ var ENTimeUnitAgoFormatParser = class extends AbstractParserWithWordBoundaryChec
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitLaterFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitLaterFormatParser.js
 var PATTERN8 = new RegExp(`(${TIME_UNITS_PATTERN})\\s{0,5}(?:later|after|from now|henceforth|forward|out)(?=(?:\\W|$))`, "i");
 var STRICT_PATTERN2 = new RegExp(`(${TIME_UNITS_NO_ABBR_PATTERN})\\s{0,5}(later|after|from now)(?=\\W|$)`, "i");
 var GROUP_NUM_TIMEUNITS = 1;
@@ -13410,7 +13416,7 @@ var ENTimeUnitLaterFormatParser = class extends AbstractParserWithWordBoundaryCh
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/abstractRefiners.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/abstractRefiners.js
 var Filter = class {
   refine(context, results) {
     return results.filter((r) => this.isValid(context, r));
@@ -13447,7 +13453,7 @@ var MergingRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateRangeRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateRangeRefiner.js
 var AbstractMergeDateRangeRefiner = class extends MergingRefiner {
   shouldMergeResults(textBetween, currentResult, nextResult) {
     return !currentResult.end && !nextResult.end && textBetween.match(this.patternBetween()) != null;
@@ -13520,14 +13526,14 @@ var AbstractMergeDateRangeRefiner = class extends MergingRefiner {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateRangeRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateRangeRefiner.js
 var ENMergeDateRangeRefiner = class extends AbstractMergeDateRangeRefiner {
   patternBetween() {
     return /^\s*(to|-|–|until|through|till)\s*$/i;
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/mergingCalculation.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/mergingCalculation.js
 function mergeDateTimeResult(dateResult, timeResult) {
   const result = dateResult.clone();
   const beginDate = dateResult.start;
@@ -13593,7 +13599,7 @@ function mergeDateTimeComponent(dateComponent, timeComponent) {
   return dateTimeComponent;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateTimeRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateTimeRefiner.js
 var AbstractMergeDateTimeRefiner = class extends MergingRefiner {
   shouldMergeResults(textBetween, currentResult, nextResult) {
     const isDateThenTime = currentResult.start.isOnlyDate() && nextResult.start.isOnlyTime();
@@ -13611,14 +13617,14 @@ var AbstractMergeDateTimeRefiner = class extends MergingRefiner {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateTimeRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateTimeRefiner.js
 var ENMergeDateTimeRefiner = class extends AbstractMergeDateTimeRefiner {
   patternBetween() {
     return new RegExp("^\\s*(T|at|after|before|on|of|,|-|\\.|\u2219|:)?\\s*$");
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneAbbrRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneAbbrRefiner.js
 var TIMEZONE_NAME_PATTERN = new RegExp("^\\s*,?\\s*\\(?([A-Z]{2,4})\\)?(?=\\W|$)", "i");
 var ExtractTimezoneAbbrRefiner = class {
   timezoneOverrides;
@@ -13672,7 +13678,7 @@ var ExtractTimezoneAbbrRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneOffsetRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneOffsetRefiner.js
 var TIMEZONE_OFFSET_PATTERN = new RegExp("^\\s*(?:\\(?(?:GMT|UTC)\\s?)?([+-])(\\d{1,2})(?::?(\\d{2}))?\\)?", "i");
 var TIMEZONE_OFFSET_SIGN_GROUP = 1;
 var TIMEZONE_OFFSET_HOUR_OFFSET_GROUP = 2;
@@ -13710,7 +13716,7 @@ var ExtractTimezoneOffsetRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/OverlapRemovalRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/OverlapRemovalRefiner.js
 var OverlapRemovalRefiner = class {
   refine(context, results) {
     if (results.length < 2) {
@@ -13746,7 +13752,7 @@ var OverlapRemovalRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/weekdays.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/weekdays.js
 function createParsingComponentsAtWeekday(reference, weekday, modifier) {
   const refDate = reference.getDateWithAdjustedTimezone();
   const daysToWeekday = getDaysToWeekday(refDate, weekday, modifier);
@@ -13803,7 +13809,7 @@ function getBackwardDaysToWeekday(refDate, weekday) {
   return backwardCount;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ForwardDateRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ForwardDateRefiner.js
 var ForwardDateRefiner = class {
   refine(context, results) {
     if (!context.option.forwardDate) {
@@ -13866,7 +13872,7 @@ var ForwardDateRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/UnlikelyFormatFilter.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/UnlikelyFormatFilter.js
 var UnlikelyFormatFilter = class extends Filter {
   strictMode;
   constructor(strictMode) {
@@ -13908,7 +13914,7 @@ var UnlikelyFormatFilter = class extends Filter {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/ISOFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/ISOFormatParser.js
 var PATTERN9 = new RegExp("([0-9]{4})\\-([0-9]{1,2})\\-([0-9]{1,2})(?:T([0-9]{1,2}):([0-9]{1,2})(?::([0-9]{1,2})(?:\\.(\\d{1,4}))?)?(Z|([+-]\\d{2}):?(\\d{2})?)?)?(?=\\W|$)", "i");
 var YEAR_NUMBER_GROUP2 = 1;
 var MONTH_NUMBER_GROUP2 = 2;
@@ -13961,7 +13967,7 @@ var ISOFormatParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/MergeWeekdayComponentRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/MergeWeekdayComponentRefiner.js
 var MergeWeekdayComponentRefiner = class extends MergingRefiner {
   mergeResults(textBetween, currentResult, nextResult) {
     const newResult = nextResult.clone();
@@ -13979,7 +13985,7 @@ var MergeWeekdayComponentRefiner = class extends MergingRefiner {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/configurations.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/configurations.js
 function includeCommonConfiguration(configuration2, strictMode = false) {
   configuration2.parsers.unshift(new ISOFormatParser());
   configuration2.refiners.unshift(new MergeWeekdayComponentRefiner());
@@ -13992,7 +13998,7 @@ function includeCommonConfiguration(configuration2, strictMode = false) {
   return configuration2;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/casualReferences.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/casualReferences.js
 function now(reference) {
   const targetDate = reference.getDateWithAdjustedTimezone();
   const component = new ParsingComponents(reference, {});
@@ -14091,7 +14097,7 @@ function noon(reference) {
   return component;
 }
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualDateParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualDateParser.js
 var PATTERN10 = /(now|today|tonight|tomorrow|overmorrow|tmr|tmrw|yesterday|last\s*night)(?=\W|$)/i;
 var ENCasualDateParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern(context) {
@@ -14139,7 +14145,7 @@ var ENCasualDateParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualTimeParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualTimeParser.js
 var PATTERN11 = /(?:this)?\s{0,3}(morning|afternoon|evening|night|midnight|midday|noon)(?=\W|$)/i;
 var ENCasualTimeParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern() {
@@ -14173,7 +14179,7 @@ var ENCasualTimeParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENWeekdayParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENWeekdayParser.js
 var PATTERN12 = new RegExp(`(?:(?:\\,|\\(|\\\uFF08)\\s*)?(?:on\\s*?)?(?:(this|last|past|next)\\s*)?(${matchAnyPattern(WEEKDAY_DICTIONARY)}|weekend|weekday)(?:\\s*(?:\\,|\\)|\\\uFF09))?(?:\\s*(?:of\\s*)?(this|last|past|next)\\s*week)?(?=\\W|$)`, "i");
 var PREFIX_GROUP2 = 1;
 var WEEKDAY_GROUP = 2;
@@ -14218,7 +14224,7 @@ var ENWeekdayParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENRelativeDateFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENRelativeDateFormatParser.js
 var PATTERN13 = new RegExp(`(this|last|past|next|after\\s*this)\\s*(${matchAnyPattern(TIME_UNIT_DICTIONARY)})(?=\\s*)(?=\\W|$)`, "i");
 var MODIFIER_WORD_GROUP = 1;
 var RELATIVE_WORD_GROUP = 2;
@@ -14263,7 +14269,7 @@ var ENRelativeDateFormatParser = class extends AbstractParserWithWordBoundaryChe
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/SlashDateFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/SlashDateFormatParser.js
 var PATTERN14 = new RegExp("([^\\d]|^)([0-3]{0,1}[0-9]{1})[\\/\\.\\-]([0-3]{0,1}[0-9]{1})(?:[\\/\\.\\-]([0-9]{4}|[0-9]{2}))?(\\W|$)", "i");
 var OPENING_GROUP = 1;
 var ENDING_GROUP = 5;
@@ -14334,7 +14340,7 @@ var SlashDateFormatParser = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitCasualRelativeFormatParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitCasualRelativeFormatParser.js
 var PATTERN15 = new RegExp(`(this|last|past|next|after|\\+|-)\\s*(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_NO_ABBR = new RegExp(`(this|last|past|next|after|\\+|-)\\s*(${TIME_UNITS_NO_ABBR_PATTERN})(?=\\W|$)`, "i");
 var ENTimeUnitCasualRelativeFormatParser = class extends AbstractParserWithWordBoundaryChecking {
@@ -14363,7 +14369,7 @@ var ENTimeUnitCasualRelativeFormatParser = class extends AbstractParserWithWordB
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeAfterDateRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeAfterDateRefiner.js
 function IsPositiveFollowingReference(result) {
   return result.text.match(/^[+-]/i) != null;
 }
@@ -14387,7 +14393,7 @@ var ENMergeRelativeAfterDateRefiner = class extends MergingRefiner {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeFollowByDateRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeFollowByDateRefiner.js
 function hasImpliedEarlierReferenceDate(result) {
   return result.text.match(/\s+(before|from)$/i) != null;
 }
@@ -14417,7 +14423,7 @@ var ENMergeRelativeFollowByDateRefiner = class extends MergingRefiner {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENExtractYearSuffixRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENExtractYearSuffixRefiner.js
 var YEAR_SUFFIX_PATTERN = new RegExp(`^\\s*(${YEAR_PATTERN})`, "i");
 var YEAR_GROUP7 = 1;
 var ENExtractYearSuffixRefiner = class {
@@ -14448,7 +14454,7 @@ var ENExtractYearSuffixRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENUnlikelyFormatFilter.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENUnlikelyFormatFilter.js
 var ENUnlikelyFormatFilter = class extends Filter {
   constructor() {
     super();
@@ -14480,7 +14486,7 @@ var ENUnlikelyFormatFilter = class extends Filter {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENEndOfPeriodRefiner.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENEndOfPeriodRefiner.js
 var PREFIX_PATTERN = /\b(?:last\s+day|end)\s+of\s+(?:the\s+)?$/i;
 var RELATIVE_PERIOD_PATTERN = /^(this|last|past|next)\s*(week|month|year)$/i;
 var RELATIVE_YEAR_SUFFIX_PATTERN = /^\s+(this|last|past|next)\s+year(?=\W|$)/i;
@@ -14554,7 +14560,7 @@ var ENEndOfPeriodRefiner = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENEndOfCurrentMonthParser.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENEndOfCurrentMonthParser.js
 var PATTERN16 = /(?:last\s+day|end)\s+of\s+(?:the\s+)?month(?=\W|$)/i;
 var ENEndOfCurrentMonthParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern() {
@@ -14574,7 +14580,7 @@ var ENEndOfCurrentMonthParser = class extends AbstractParserWithWordBoundaryChec
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/configuration.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/configuration.js
 var ENDefaultConfiguration = class {
   createCasualConfiguration(littleEndian = false) {
     const option = this.createConfiguration(false, littleEndian);
@@ -14617,7 +14623,7 @@ var ENDefaultConfiguration = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/chrono.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/chrono.js
 var Chrono = class _Chrono {
   parsers;
   refiners;
@@ -14729,13 +14735,13 @@ var ParsingContext = class {
   }
 };
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/index.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/index.js
 var configuration = new ENDefaultConfiguration();
 var casual = new Chrono(configuration.createCasualConfiguration(false));
 var strict = new Chrono(configuration.createConfiguration(true, false));
 var GB = new Chrono(configuration.createCasualConfiguration(true));
 
-// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/index.js
+// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/index.js
 var casual2 = casual;
 function parse(text, ref, option) {
   return casual2.parse(text, ref, option);
@@ -14795,7 +14801,7 @@ function saidSeasons(text, at) {
   return [
     ...text.matchAll(SEASON_SAID)
   ].map((match) => {
-    const [said, which, season, count, seasons] = match;
+    const [said, which, season, count2, seasons] = match;
     const name = (season ?? seasons.replace(/s$/, "")).toLowerCase();
     const start = SEASON_STARTS[name];
     const base = {
@@ -14807,7 +14813,7 @@ function saidSeasons(text, at) {
       ...base,
       year: seasonYear(start, which.toLowerCase(), at)
     };
-    const ago = COUNTS[count.toLowerCase()] ?? Number(count);
+    const ago = COUNTS[count2.toLowerCase()] ?? Number(count2);
     return {
       ...base,
       year: seasonYear(start, "last", at, ago)
@@ -15108,7 +15114,7 @@ var K1 = 0.7;
 var B = 0.3;
 var COMPACT_AFTER = 1024;
 var COUNTS2 = MAX_TERMS + 1;
-var single = (doc, count) => doc * COUNTS2 + count;
+var single = (doc, count2) => doc * COUNTS2 + count2;
 var unpack = (packed) => [
   Math.floor(packed / COUNTS2),
   packed % COUNTS2
@@ -15232,7 +15238,7 @@ var NamespaceIndex = class _NamespaceIndex {
       this.#terms.set(term, single(doc, 1));
       this.#postings++;
     } else if (typeof list === "number") {
-      const [first, count] = unpack(list);
+      const [first, count2] = unpack(list);
       if (first === doc) this.#terms.set(term, list + 1);
       else if (!this.#live[first]) this.#terms.set(term, single(doc, 1));
       else {
@@ -15242,7 +15248,7 @@ var NamespaceIndex = class _NamespaceIndex {
             doc
           ],
           counts: [
-            count,
+            count2,
             1
           ],
           removed: this.#removed
@@ -15327,10 +15333,10 @@ var NamespaceIndex = class _NamespaceIndex {
     this.#postings = 0;
     for (const [term, list] of this.#terms) {
       if (typeof list === "number") {
-        const [doc, count] = unpack(list);
+        const [doc, count2] = unpack(list);
         if (renumbered[doc] < 0) this.#terms.delete(term);
         else {
-          this.#terms.set(term, single(renumbered[doc], count));
+          this.#terms.set(term, single(renumbered[doc], count2));
           this.#postings++;
         }
         continue;
@@ -15526,13 +15532,13 @@ var NamespaceIndex = class _NamespaceIndex {
   #liveList(term) {
     const list = this.#terms.get(term);
     if (typeof list === "number") {
-      const [doc, count] = unpack(list);
+      const [doc, count2] = unpack(list);
       if (this.#live[doc]) return {
         docs: [
           doc
         ],
         counts: [
-          count
+          count2
         ],
         removed: this.#removed
       };
@@ -26917,7 +26923,7 @@ ${keyId}`);
   }
 };
 
-// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/sha2.js
+// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/sha2.js
 var K512 = /* @__PURE__ */ (() => split([
   "0x428a2f98d728ae22",
   "0x7137449123ef65cd",
@@ -27165,7 +27171,7 @@ var _SHA512 = class extends SHA2_64B {
 };
 var sha512 = /* @__PURE__ */ createHasher(() => new _SHA512(), /* @__PURE__ */ oidNist(3));
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/utils.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/utils.js
 function aarray(item, title, inner = () => {
 }) {
   if (!Array.isArray(item)) throw new TypeError(`"${title}" expected array, got type=${typeof item}`);
@@ -27271,7 +27277,7 @@ function validateObject(object, fields = {}, optFields = {}, title = "object") {
   iter(optFields, true);
 }
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/modular.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/modular.js
 var _0n2 = /* @__PURE__ */ BigInt(0);
 var _1n2 = /* @__PURE__ */ BigInt(1);
 var _2n = /* @__PURE__ */ BigInt(2);
@@ -27657,7 +27663,7 @@ function Field(ORDER, opts = {}) {
   return new _Field(ORDER, opts);
 }
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/curve.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/curve.js
 var _0n3 = /* @__PURE__ */ BigInt(0);
 var _1n3 = /* @__PURE__ */ BigInt(1);
 var _4n2 = /* @__PURE__ */ BigInt(4);
@@ -28043,7 +28049,7 @@ function createKeygen(randomSecretKey, getPublicKey) {
   };
 }
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/edwards.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/edwards.js
 var _0n4 = /* @__PURE__ */ BigInt(0);
 var _1n4 = /* @__PURE__ */ BigInt(1);
 var _2n2 = /* @__PURE__ */ BigInt(2);
@@ -28490,7 +28496,7 @@ function eddsa(Point, cHash, eddsaOpts = {}) {
   });
 }
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/montgomery.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/montgomery.js
 var _0n5 = /* @__PURE__ */ BigInt(0);
 var _1n5 = /* @__PURE__ */ BigInt(1);
 var _2n3 = /* @__PURE__ */ BigInt(2);
@@ -28642,7 +28648,7 @@ function montgomery(curveDef) {
   });
 }
 
-// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/ed25519.js
+// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/ed25519.js
 var _0n6 = /* @__PURE__ */ BigInt(0);
 var _1n6 = /* @__PURE__ */ BigInt(1);
 var _2n4 = /* @__PURE__ */ BigInt(2);
@@ -28784,22 +28790,6 @@ async function unwrapWith(wrapped, privateKey, namespace) {
   const ephemeral = wrapped.subarray(0, POINT_BYTES);
   const key = await wrapKey(x25519.getSharedSecret(secret, ephemeral), ephemeral, recipient);
   return chachaOpen(key, wrapped.subarray(POINT_BYTES), encoder13.encode(namespace));
-}
-
-// util/sleep.ts
-function sleep(ms, signal) {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal?.addEventListener("abort", wake, {
-      once: true
-    });
-  });
 }
 
 // src/auth/signing.ts
