@@ -27,9 +27,9 @@ var __toESM = (mod2, isNodeMode, target) => (target = mod2 != null ? __create(__
   mod2
 ));
 
-// ../../work/main/node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js
+// node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js
 var require_aspromise = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+aspromise@1.1.2/node_modules/@protobufjs/aspromise/index.js"(exports, module2) {
     "use strict";
     module2.exports = asPromise;
     function asPromise(fn, ctx) {
@@ -60,9 +60,9 @@ var require_aspromise = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js
+// node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js
 var require_base64 = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js"(exports) {
+  "node_modules/.deno/@protobufjs+base64@1.1.2/node_modules/@protobufjs/base64/index.js"(exports) {
     "use strict";
     var base64 = exports;
     base64.length = function length2(string) {
@@ -152,9 +152,9 @@ var require_base64 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js
+// node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js
 var require_eventemitter = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+eventemitter@1.1.1/node_modules/@protobufjs/eventemitter/index.js"(exports, module2) {
     "use strict";
     module2.exports = EventEmitter;
     function EventEmitter() {
@@ -192,9 +192,9 @@ var require_eventemitter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js
+// node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js
 var require_float = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+float@1.0.2/node_modules/@protobufjs/float/index.js"(exports, module2) {
     "use strict";
     module2.exports = factory(factory);
     function factory(exports2) {
@@ -383,9 +383,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js
+// node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js
 var require_utf8 = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js"(exports) {
+  "node_modules/.deno/@protobufjs+utf8@1.1.2/node_modules/@protobufjs/utf8/index.js"(exports) {
     "use strict";
     var utf82 = exports;
     var replacementCharCode = 65533;
@@ -462,9 +462,9 @@ var require_utf8 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js
+// node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js
 var require_pool = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+pool@1.1.0/node_modules/@protobufjs/pool/index.js"(exports, module2) {
     "use strict";
     module2.exports = pool;
     function pool(alloc, slice, size) {
@@ -486,9 +486,9 @@ var require_pool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js
 var require_longbits = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/longbits.js"(exports, module2) {
     "use strict";
     module2.exports = LongBits;
     var util = require_minimal();
@@ -572,9 +572,9 @@ var require_longbits = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js
+// node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js
 var require_umd = __commonJS({
-  "../../work/main/node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js"(exports, module2) {
+  "node_modules/.deno/long@5.3.2/node_modules/long/umd/index.js"(exports, module2) {
     (function(global2, factory) {
       function preferDefault(exports2) {
         return exports2.default || exports2;
@@ -1454,9 +1454,9 @@ var require_umd = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js
 var require_minimal = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/minimal.js"(exports) {
     "use strict";
     var util = exports;
     util.asPromise = require_aspromise();
@@ -1645,9 +1645,9 @@ var require_minimal = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js
 var require_writer = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer.js"(exports, module2) {
     "use strict";
     module2.exports = Writer;
     var util = require_minimal();
@@ -1831,9 +1831,9 @@ var require_writer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js
 var require_writer_buffer = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/writer_buffer.js"(exports, module2) {
     "use strict";
     module2.exports = BufferWriter;
     var Writer = require_writer();
@@ -1873,9 +1873,9 @@ var require_writer_buffer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js
 var require_reader = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader.js"(exports, module2) {
     "use strict";
     module2.exports = Reader;
     var util = require_minimal();
@@ -2096,9 +2096,9 @@ var require_reader = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js
 var require_reader_buffer = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/reader_buffer.js"(exports, module2) {
     "use strict";
     module2.exports = BufferReader;
     var Reader = require_reader();
@@ -2118,9 +2118,9 @@ var require_reader_buffer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js
 var require_service = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc/service.js"(exports, module2) {
     "use strict";
     module2.exports = Service;
     var util = require_minimal();
@@ -2185,26 +2185,26 @@ var require_service = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js
 var require_rpc = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/rpc.js"(exports) {
     "use strict";
     var rpc = exports;
     rpc.Service = require_service();
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js
 var require_roots = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/roots.js"(exports, module2) {
     "use strict";
     module2.exports = /* @__PURE__ */ Object.create(null);
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js
 var require_index_minimal = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-minimal.js"(exports) {
     "use strict";
     var protobuf2 = exports;
     protobuf2.build = "minimal";
@@ -2225,9 +2225,9 @@ var require_index_minimal = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js
+// node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js
 var require_codegen = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+codegen@2.0.5/node_modules/@protobufjs/codegen/index.js"(exports, module2) {
     "use strict";
     module2.exports = codegen;
     var reservedRe = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|false|null|this|true|void|with|break|catch|class|const|super|throw|while|yield|delete|export|import|public|return|static|switch|typeof|default|extends|finally|package|private|continue|debugger|function|arguments|interface|protected|implements|instanceof)$/;
@@ -2292,9 +2292,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js
+// node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js
 var require_fs = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/util/fs.js"(exports, module2) {
     "use strict";
     var fs = null;
     try {
@@ -2309,9 +2309,9 @@ var require_fs = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js
+// node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js
 var require_fetch = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js"(exports, module2) {
+  "node_modules/.deno/@protobufjs+fetch@1.1.1/node_modules/@protobufjs/fetch/index.js"(exports, module2) {
     "use strict";
     module2.exports = fetch2;
     var asPromise = require_aspromise();
@@ -2352,9 +2352,9 @@ var require_fetch = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js
+// node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js
 var require_path = __commonJS({
-  "../../work/main/node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js"(exports) {
+  "node_modules/.deno/@protobufjs+path@1.1.2/node_modules/@protobufjs/path/index.js"(exports) {
     "use strict";
     var path = exports;
     var isAbsolute = (
@@ -2397,9 +2397,9 @@ var require_path = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js
 var require_patterns = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/patterns.js"(exports) {
     "use strict";
     var patterns = exports;
     patterns.numberRe = /^(?![eE])[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
@@ -2408,9 +2408,9 @@ var require_patterns = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js
 var require_fs2 = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util/fs.js"(exports, module2) {
     "use strict";
     var fs = null;
     try {
@@ -2425,9 +2425,9 @@ var require_fs2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js
 var require_namespace = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/namespace.js"(exports, module2) {
     "use strict";
     module2.exports = Namespace;
     var ReflectionObject = require_object();
@@ -2676,9 +2676,9 @@ var require_namespace = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js
 var require_mapfield = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/mapfield.js"(exports, module2) {
     "use strict";
     module2.exports = MapField;
     var Field2 = require_field();
@@ -2727,9 +2727,9 @@ var require_mapfield = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js
 var require_method = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/method.js"(exports, module2) {
     "use strict";
     module2.exports = Method;
     var ReflectionObject = require_object();
@@ -2791,9 +2791,9 @@ var require_method = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js
 var require_service2 = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/service.js"(exports, module2) {
     "use strict";
     module2.exports = Service;
     var Namespace = require_namespace();
@@ -2896,9 +2896,9 @@ var require_service2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js
 var require_message = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/message.js"(exports, module2) {
     "use strict";
     module2.exports = Message;
     var util = require_minimal();
@@ -2939,9 +2939,9 @@ var require_message = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js
 var require_decoder = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/decoder.js"(exports, module2) {
     "use strict";
     module2.exports = decoder5;
     var Enum = require_enum();
@@ -2999,9 +2999,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js
 var require_verifier = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/verifier.js"(exports, module2) {
     "use strict";
     module2.exports = verifier;
     var Enum = require_enum();
@@ -3107,9 +3107,9 @@ var require_verifier = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js
 var require_converter = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/converter.js"(exports) {
     "use strict";
     var converter = exports;
     var Enum = require_enum();
@@ -3318,9 +3318,9 @@ var require_converter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js
 var require_wrappers = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/wrappers.js"(exports) {
     "use strict";
     var wrappers = exports;
     var Message = require_message();
@@ -3373,9 +3373,9 @@ var require_wrappers = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js
 var require_type = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/type.js"(exports, module2) {
     "use strict";
     module2.exports = Type;
     var Namespace = require_namespace();
@@ -3688,9 +3688,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js
 var require_root = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/root.js"(exports, module2) {
     "use strict";
     module2.exports = Root;
     var Namespace = require_namespace();
@@ -3916,9 +3916,9 @@ var require_root = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js
 var require_util = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/util.js"(exports, module2) {
     "use strict";
     var util = module2.exports = require_minimal();
     var roots = require_roots();
@@ -4033,9 +4033,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js
 var require_types = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js"(exports) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/types.js"(exports) {
     "use strict";
     var types = exports;
     var util = require_util();
@@ -4198,9 +4198,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js
 var require_field = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/field.js"(exports, module2) {
     "use strict";
     module2.exports = Field2;
     var ReflectionObject = require_object();
@@ -4377,9 +4377,9 @@ var require_field = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js
 var require_oneof = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/oneof.js"(exports, module2) {
     "use strict";
     module2.exports = OneOf;
     var ReflectionObject = require_object();
@@ -4474,9 +4474,9 @@ var require_oneof = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js
 var require_object = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/object.js"(exports, module2) {
     "use strict";
     module2.exports = ReflectionObject;
     ReflectionObject.className = "ReflectionObject";
@@ -4682,9 +4682,9 @@ var require_object = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js
 var require_enum = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/enum.js"(exports, module2) {
     "use strict";
     module2.exports = Enum;
     var ReflectionObject = require_object();
@@ -4777,9 +4777,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js
 var require_encoder = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/encoder.js"(exports, module2) {
     "use strict";
     module2.exports = encoder16;
     var Enum = require_enum();
@@ -4828,9 +4828,9 @@ var require_encoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js
 var require_index_light = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index-light.js"(exports, module2) {
     "use strict";
     var protobuf2 = module2.exports = require_index_minimal();
     protobuf2.build = "light";
@@ -4872,9 +4872,9 @@ var require_index_light = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js
 var require_tokenize = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/tokenize.js"(exports, module2) {
     "use strict";
     module2.exports = tokenize;
     var delimRe = /[\s{}=;:[\],'"()<>]/g;
@@ -5108,9 +5108,9 @@ var require_tokenize = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js
 var require_parse = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/parse.js"(exports, module2) {
     "use strict";
     module2.exports = parse2;
     parse2.filename = null;
@@ -5790,9 +5790,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js
 var require_common = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/common.js"(exports, module2) {
     "use strict";
     module2.exports = common;
     var commonRe = /\/|\./;
@@ -6132,9 +6132,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js
 var require_src = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/src/index.js"(exports, module2) {
     "use strict";
     var protobuf2 = module2.exports = require_index_light();
     protobuf2.build = "full";
@@ -6145,9 +6145,9 @@ var require_src = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js
+// node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js
 var require_protobufjs = __commonJS({
-  "../../work/main/node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js"(exports, module2) {
+  "node_modules/.deno/protobufjs@7.6.6/node_modules/protobufjs/index.js"(exports, module2) {
     "use strict";
     module2.exports = require_src();
   }
@@ -9756,7 +9756,7 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
 import { Buffer as Buffer2 } from "node:buffer";
 import { createHash as createHash5, createPrivateKey, createPublicKey, sign } from "node:crypto";
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/utils.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/utils.js
 function isBytes(a) {
   return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
 }
@@ -9926,7 +9926,7 @@ var oidNist = (suffix) => ({
   ])
 });
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_blake.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_blake.js
 var BSIGMA = /* @__PURE__ */ Uint8Array.from([
   0,
   1,
@@ -10187,7 +10187,7 @@ var BSIGMA = /* @__PURE__ */ Uint8Array.from([
   9
 ]);
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_u64.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_u64.js
 var U32_MASK64 = /* @__PURE__ */ (() => BigInt(2 ** 32 - 1))();
 var _32n = /* @__PURE__ */ BigInt(32);
 function fromBig(n, le = false) {
@@ -10246,7 +10246,7 @@ var add4H = (low, Ah, Bh, Ch, Dh) => Ah + Bh + Ch + Dh + (low / 2 ** 32 | 0) | 0
 var add5L = (Al, Bl, Cl, Dl, El) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0) + (El >>> 0);
 var add5H = (low, Ah, Bh, Ch, Dh, Eh) => Ah + Bh + Ch + Dh + Eh + (low / 2 ** 32 | 0) | 0;
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_md.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/_md.js
 var HashMD = class {
   blockLen;
   outputLen;
@@ -10356,7 +10356,7 @@ var SHA512_IV = /* @__PURE__ */ Uint32Array.from([
   327033209
 ]);
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/blake2.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/blake2.js
 var B2B_IV = /* @__PURE__ */ Uint32Array.from([
   4089235720,
   1779033703,
@@ -11721,7 +11721,7 @@ function askedOf(question, asked3, words2) {
   return question.slice(0, asked3.start) + words2 + question.slice(asked3.end);
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/types.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/types.js
 var Meridiem;
 (function(Meridiem2) {
   Meridiem2[Meridiem2["AM"] = 0] = "AM";
@@ -11753,7 +11753,7 @@ var Month;
   Month2[Month2["DECEMBER"] = 12] = "DECEMBER";
 })(Month || (Month = {}));
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/dates.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/dates.js
 function assignSimilarDate(component, target) {
   component.assign("day", target.getDate());
   component.assign("month", target.getMonth() + 1);
@@ -11779,7 +11779,7 @@ function implySimilarTime(component, target) {
   component.imply("meridiem", target.getHours() < 12 ? Meridiem.AM : Meridiem.PM);
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/timezone.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/timezone.js
 var TIMEZONE_ABBR_MAP = {
   ACDT: 630,
   ACST: 570,
@@ -12044,7 +12044,7 @@ function toTimezoneOffset(timezoneInput, date, timezoneOverrides = {}) {
   return matchedTimezone.timezoneOffsetNonDst;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/duration.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/duration.js
 var EmptyDuration = {
   day: 0,
   second: 0,
@@ -12174,7 +12174,7 @@ function reverseDuration(duration) {
   return reversed;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/results.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/results.js
 var ReferenceWithTimezone = class _ReferenceWithTimezone {
   instant;
   timezoneOffset;
@@ -12461,7 +12461,7 @@ var ParsingResult = class _ParsingResult {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/pattern.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/utils/pattern.js
 function repeatedTimeunitPattern(prefix, singleTimeunitPattern, connectorPattern = "\\s{0,5},?\\s{0,5}") {
   const singleTimeunitPatternNoCapture = singleTimeunitPattern.replace(/\((?!\?)/g, "(?:");
   return `${prefix}${singleTimeunitPatternNoCapture}(?:${connectorPattern}${singleTimeunitPatternNoCapture}){0,10}`;
@@ -12484,7 +12484,7 @@ function matchAnyPattern(dictionary) {
   return `(?:${joinedTerms})`;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/years.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/years.js
 function findMostLikelyADYear(yearNumber) {
   if (yearNumber < 100) {
     if (yearNumber > 50) {
@@ -12513,7 +12513,7 @@ function findYearClosestToRef(refDate, day, month) {
   return date.getFullYear();
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/constants.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/constants.js
 var WEEKDAY_DICTIONARY = {
   sunday: 0,
   sun: 0,
@@ -12765,7 +12765,7 @@ function collectDateTimeFragment(fragments, match) {
   fragments[unit2] = num;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractParserWithWordBoundary.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractParserWithWordBoundary.js
 var AbstractParserWithWordBoundaryChecking = class {
   innerPatternHasChange(context, currentInnerPattern) {
     return this.innerPattern(context) !== currentInnerPattern;
@@ -12796,7 +12796,7 @@ var AbstractParserWithWordBoundaryChecking = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitWithinFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitWithinFormatParser.js
 var PATTERN_WITH_OPTIONAL_PREFIX = new RegExp(`(?:(?:within|in|for)\\s*)?(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_WITH_PREFIX = new RegExp(`(?:within|in|for)\\s*(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_WITH_PREFIX_STRICT = new RegExp(`(?:within|in|for)\\s*(?:(?:about|around|roughly|approximately|just)\\s*(?:~\\s*)?)?(${TIME_UNITS_NO_ABBR_PATTERN})(?=\\W|$)`, "i");
@@ -12824,7 +12824,7 @@ var ENTimeUnitWithinFormatParser = class extends AbstractParserWithWordBoundaryC
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameLittleEndianParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameLittleEndianParser.js
 var PATTERN = new RegExp(`(?:on\\s{0,3})?(${ORDINAL_NUMBER_PATTERN})(?:\\s{0,3}(?:to|\\-|\\\u2013|until|through|till)\\s{0,3}(${ORDINAL_NUMBER_PATTERN}))?(?:-|/|\\s{0,3}(?:of)?\\s{0,3})(${matchAnyPattern(MONTH_DICTIONARY)})(?:(?:-|/|,?\\s{0,3})(${YEAR_PATTERN}(?!\\w)))?(?=\\W|$)`, "i");
 var DATE_GROUP = 1;
 var DATE_TO_GROUP = 2;
@@ -12860,7 +12860,7 @@ var ENMonthNameLittleEndianParser = class extends AbstractParserWithWordBoundary
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameMiddleEndianParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameMiddleEndianParser.js
 var PATTERN2 = new RegExp(`(${matchAnyPattern(MONTH_DICTIONARY)})(?:-|/|\\s*,?\\s*)(${ORDINAL_NUMBER_PATTERN})(?!\\s*(?:am|pm))\\s*(?:(?:to|\\-)\\s*(${ORDINAL_NUMBER_PATTERN})\\s*)?(?:(?:-|/|\\s*,\\s*|\\s+)(${YEAR_PATTERN}))?(?=\\W|$)(?!\\:\\d)`, "i");
 var MONTH_NAME_GROUP2 = 1;
 var DATE_GROUP2 = 2;
@@ -12909,7 +12909,7 @@ var ENMonthNameMiddleEndianParser = class extends AbstractParserWithWordBoundary
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENMonthNameParser.js
 var PATTERN3 = new RegExp(`((?:in)\\s*)?(${matchAnyPattern(MONTH_DICTIONARY)})\\s*(?:(?:,|-|of)?\\s*(${YEAR_PATTERN})?)?(?=[^\\s\\w]|\\s+[^0-9]|\\s+$|$)`, "i");
 var PREFIX_GROUP = 1;
 var MONTH_NAME_GROUP3 = 2;
@@ -12939,7 +12939,7 @@ var ENMonthNameParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthDayParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthDayParser.js
 var PATTERN4 = new RegExp(`([0-9]{4})[-\\.\\/\\s](?:(${matchAnyPattern(MONTH_DICTIONARY)})|([0-9]{1,2}))[-\\.\\/\\s]([0-9]{1,2})(?=\\W|$)`, "i");
 var YEAR_NUMBER_GROUP = 1;
 var MONTH_NAME_GROUP4 = 2;
@@ -12980,7 +12980,7 @@ var ENYearMonthDayParser = class extends AbstractParserWithWordBoundaryChecking 
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthNameParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENYearMonthNameParser.js
 var YEAR_PATTERN2 = `(?:[1-9][0-9]{0,3}\\s{0,2}(?:BE|AD|BC|BCE|CE)|[1-9][0-9]{3})`;
 var PATTERN5 = new RegExp(`(${YEAR_PATTERN2})(?:\\s*[-.\\/,]?\\s*|\\s+of\\s+)(${matchAnyPattern(MONTH_DICTIONARY)})(?=[^\\s\\w]|\\s+[^0-9]|\\s+$|$)`, "i");
 var YEAR_GROUP4 = 1;
@@ -13002,7 +13002,7 @@ var ENYearMonthNameParser = class extends AbstractParserWithWordBoundaryChecking
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENSlashMonthFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENSlashMonthFormatParser.js
 var PATTERN6 = new RegExp("([0-9]|0[1-9]|1[012])/([0-9]{4})", "i");
 var MONTH_GROUP = 1;
 var YEAR_GROUP5 = 2;
@@ -13020,7 +13020,7 @@ var ENSlashMonthFormatParser = class extends AbstractParserWithWordBoundaryCheck
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractTimeExpressionParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/AbstractTimeExpressionParser.js
 function primaryTimePattern(leftBoundary, primaryPrefix, primarySuffix, flags) {
   return new RegExp(`${leftBoundary}${primaryPrefix}(\\d{1,4})(?:(?:\\.|:|\uFF1A)(\\d{1,2})(?:(?::|\uFF1A)(\\d{2})(?:\\.(\\d{1,6}))?)?)?(?:\\s*(a\\.m\\.|p\\.m\\.|am?|pm?))?${primarySuffix}`, flags);
 }
@@ -13320,7 +13320,7 @@ var AbstractTimeExpressionParser = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeExpressionParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeExpressionParser.js
 var ENTimeExpressionParser = class extends AbstractTimeExpressionParser {
   constructor(strictMode) {
     super(strictMode);
@@ -13373,7 +13373,7 @@ var ENTimeExpressionParser = class extends AbstractTimeExpressionParser {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitAgoFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitAgoFormatParser.js
 var PATTERN7 = new RegExp(`(${TIME_UNITS_PATTERN})\\s{0,5}(?:ago|before|earlier)(?=\\W|$)`, "i");
 var STRICT_PATTERN = new RegExp(`(${TIME_UNITS_NO_ABBR_PATTERN})\\s{0,5}(?:ago|before|earlier)(?=\\W|$)`, "i");
 var ENTimeUnitAgoFormatParser = class extends AbstractParserWithWordBoundaryChecking {
@@ -13394,7 +13394,7 @@ var ENTimeUnitAgoFormatParser = class extends AbstractParserWithWordBoundaryChec
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitLaterFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitLaterFormatParser.js
 var PATTERN8 = new RegExp(`(${TIME_UNITS_PATTERN})\\s{0,5}(?:later|after|from now|henceforth|forward|out)(?=(?:\\W|$))`, "i");
 var STRICT_PATTERN2 = new RegExp(`(${TIME_UNITS_NO_ABBR_PATTERN})\\s{0,5}(later|after|from now)(?=\\W|$)`, "i");
 var GROUP_NUM_TIMEUNITS = 1;
@@ -13416,7 +13416,7 @@ var ENTimeUnitLaterFormatParser = class extends AbstractParserWithWordBoundaryCh
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/abstractRefiners.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/abstractRefiners.js
 var Filter = class {
   refine(context, results) {
     return results.filter((r) => this.isValid(context, r));
@@ -13453,7 +13453,7 @@ var MergingRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateRangeRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateRangeRefiner.js
 var AbstractMergeDateRangeRefiner = class extends MergingRefiner {
   shouldMergeResults(textBetween, currentResult, nextResult) {
     return !currentResult.end && !nextResult.end && textBetween.match(this.patternBetween()) != null;
@@ -13526,14 +13526,14 @@ var AbstractMergeDateRangeRefiner = class extends MergingRefiner {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateRangeRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateRangeRefiner.js
 var ENMergeDateRangeRefiner = class extends AbstractMergeDateRangeRefiner {
   patternBetween() {
     return /^\s*(to|-|–|until|through|till)\s*$/i;
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/mergingCalculation.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/mergingCalculation.js
 function mergeDateTimeResult(dateResult, timeResult) {
   const result = dateResult.clone();
   const beginDate = dateResult.start;
@@ -13599,7 +13599,7 @@ function mergeDateTimeComponent(dateComponent, timeComponent) {
   return dateTimeComponent;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateTimeRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/AbstractMergeDateTimeRefiner.js
 var AbstractMergeDateTimeRefiner = class extends MergingRefiner {
   shouldMergeResults(textBetween, currentResult, nextResult) {
     const isDateThenTime = currentResult.start.isOnlyDate() && nextResult.start.isOnlyTime();
@@ -13617,14 +13617,14 @@ var AbstractMergeDateTimeRefiner = class extends MergingRefiner {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateTimeRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeDateTimeRefiner.js
 var ENMergeDateTimeRefiner = class extends AbstractMergeDateTimeRefiner {
   patternBetween() {
     return new RegExp("^\\s*(T|at|after|before|on|of|,|-|\\.|\u2219|:)?\\s*$");
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneAbbrRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneAbbrRefiner.js
 var TIMEZONE_NAME_PATTERN = new RegExp("^\\s*,?\\s*\\(?([A-Z]{2,4})\\)?(?=\\W|$)", "i");
 var ExtractTimezoneAbbrRefiner = class {
   timezoneOverrides;
@@ -13678,7 +13678,7 @@ var ExtractTimezoneAbbrRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneOffsetRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ExtractTimezoneOffsetRefiner.js
 var TIMEZONE_OFFSET_PATTERN = new RegExp("^\\s*(?:\\(?(?:GMT|UTC)\\s?)?([+-])(\\d{1,2})(?::?(\\d{2}))?\\)?", "i");
 var TIMEZONE_OFFSET_SIGN_GROUP = 1;
 var TIMEZONE_OFFSET_HOUR_OFFSET_GROUP = 2;
@@ -13716,7 +13716,7 @@ var ExtractTimezoneOffsetRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/OverlapRemovalRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/OverlapRemovalRefiner.js
 var OverlapRemovalRefiner = class {
   refine(context, results) {
     if (results.length < 2) {
@@ -13752,7 +13752,7 @@ var OverlapRemovalRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/weekdays.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/calculation/weekdays.js
 function createParsingComponentsAtWeekday(reference, weekday, modifier) {
   const refDate = reference.getDateWithAdjustedTimezone();
   const daysToWeekday = getDaysToWeekday(refDate, weekday, modifier);
@@ -13809,7 +13809,7 @@ function getBackwardDaysToWeekday(refDate, weekday) {
   return backwardCount;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ForwardDateRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/ForwardDateRefiner.js
 var ForwardDateRefiner = class {
   refine(context, results) {
     if (!context.option.forwardDate) {
@@ -13872,7 +13872,7 @@ var ForwardDateRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/UnlikelyFormatFilter.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/UnlikelyFormatFilter.js
 var UnlikelyFormatFilter = class extends Filter {
   strictMode;
   constructor(strictMode) {
@@ -13914,7 +13914,7 @@ var UnlikelyFormatFilter = class extends Filter {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/ISOFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/ISOFormatParser.js
 var PATTERN9 = new RegExp("([0-9]{4})\\-([0-9]{1,2})\\-([0-9]{1,2})(?:T([0-9]{1,2}):([0-9]{1,2})(?::([0-9]{1,2})(?:\\.(\\d{1,4}))?)?(Z|([+-]\\d{2}):?(\\d{2})?)?)?(?=\\W|$)", "i");
 var YEAR_NUMBER_GROUP2 = 1;
 var MONTH_NUMBER_GROUP2 = 2;
@@ -13967,7 +13967,7 @@ var ISOFormatParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/MergeWeekdayComponentRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/refiners/MergeWeekdayComponentRefiner.js
 var MergeWeekdayComponentRefiner = class extends MergingRefiner {
   mergeResults(textBetween, currentResult, nextResult) {
     const newResult = nextResult.clone();
@@ -13985,7 +13985,7 @@ var MergeWeekdayComponentRefiner = class extends MergingRefiner {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/configurations.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/configurations.js
 function includeCommonConfiguration(configuration2, strictMode = false) {
   configuration2.parsers.unshift(new ISOFormatParser());
   configuration2.refiners.unshift(new MergeWeekdayComponentRefiner());
@@ -13998,7 +13998,7 @@ function includeCommonConfiguration(configuration2, strictMode = false) {
   return configuration2;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/casualReferences.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/casualReferences.js
 function now(reference) {
   const targetDate = reference.getDateWithAdjustedTimezone();
   const component = new ParsingComponents(reference, {});
@@ -14097,7 +14097,7 @@ function noon(reference) {
   return component;
 }
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualDateParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualDateParser.js
 var PATTERN10 = /(now|today|tonight|tomorrow|overmorrow|tmr|tmrw|yesterday|last\s*night)(?=\W|$)/i;
 var ENCasualDateParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern(context) {
@@ -14145,7 +14145,7 @@ var ENCasualDateParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualTimeParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENCasualTimeParser.js
 var PATTERN11 = /(?:this)?\s{0,3}(morning|afternoon|evening|night|midnight|midday|noon)(?=\W|$)/i;
 var ENCasualTimeParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern() {
@@ -14179,7 +14179,7 @@ var ENCasualTimeParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENWeekdayParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENWeekdayParser.js
 var PATTERN12 = new RegExp(`(?:(?:\\,|\\(|\\\uFF08)\\s*)?(?:on\\s*?)?(?:(this|last|past|next)\\s*)?(${matchAnyPattern(WEEKDAY_DICTIONARY)}|weekend|weekday)(?:\\s*(?:\\,|\\)|\\\uFF09))?(?:\\s*(?:of\\s*)?(this|last|past|next)\\s*week)?(?=\\W|$)`, "i");
 var PREFIX_GROUP2 = 1;
 var WEEKDAY_GROUP = 2;
@@ -14224,7 +14224,7 @@ var ENWeekdayParser = class extends AbstractParserWithWordBoundaryChecking {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENRelativeDateFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENRelativeDateFormatParser.js
 var PATTERN13 = new RegExp(`(this|last|past|next|after\\s*this)\\s*(${matchAnyPattern(TIME_UNIT_DICTIONARY)})(?=\\s*)(?=\\W|$)`, "i");
 var MODIFIER_WORD_GROUP = 1;
 var RELATIVE_WORD_GROUP = 2;
@@ -14269,7 +14269,7 @@ var ENRelativeDateFormatParser = class extends AbstractParserWithWordBoundaryChe
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/SlashDateFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/common/parsers/SlashDateFormatParser.js
 var PATTERN14 = new RegExp("([^\\d]|^)([0-3]{0,1}[0-9]{1})[\\/\\.\\-]([0-3]{0,1}[0-9]{1})(?:[\\/\\.\\-]([0-9]{4}|[0-9]{2}))?(\\W|$)", "i");
 var OPENING_GROUP = 1;
 var ENDING_GROUP = 5;
@@ -14340,7 +14340,7 @@ var SlashDateFormatParser = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitCasualRelativeFormatParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENTimeUnitCasualRelativeFormatParser.js
 var PATTERN15 = new RegExp(`(this|last|past|next|after|\\+|-)\\s*(${TIME_UNITS_PATTERN})(?=\\W|$)`, "i");
 var PATTERN_NO_ABBR = new RegExp(`(this|last|past|next|after|\\+|-)\\s*(${TIME_UNITS_NO_ABBR_PATTERN})(?=\\W|$)`, "i");
 var ENTimeUnitCasualRelativeFormatParser = class extends AbstractParserWithWordBoundaryChecking {
@@ -14369,7 +14369,7 @@ var ENTimeUnitCasualRelativeFormatParser = class extends AbstractParserWithWordB
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeAfterDateRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeAfterDateRefiner.js
 function IsPositiveFollowingReference(result) {
   return result.text.match(/^[+-]/i) != null;
 }
@@ -14393,7 +14393,7 @@ var ENMergeRelativeAfterDateRefiner = class extends MergingRefiner {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeFollowByDateRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENMergeRelativeFollowByDateRefiner.js
 function hasImpliedEarlierReferenceDate(result) {
   return result.text.match(/\s+(before|from)$/i) != null;
 }
@@ -14423,7 +14423,7 @@ var ENMergeRelativeFollowByDateRefiner = class extends MergingRefiner {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENExtractYearSuffixRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENExtractYearSuffixRefiner.js
 var YEAR_SUFFIX_PATTERN = new RegExp(`^\\s*(${YEAR_PATTERN})`, "i");
 var YEAR_GROUP7 = 1;
 var ENExtractYearSuffixRefiner = class {
@@ -14454,7 +14454,7 @@ var ENExtractYearSuffixRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENUnlikelyFormatFilter.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENUnlikelyFormatFilter.js
 var ENUnlikelyFormatFilter = class extends Filter {
   constructor() {
     super();
@@ -14486,7 +14486,7 @@ var ENUnlikelyFormatFilter = class extends Filter {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENEndOfPeriodRefiner.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/refiners/ENEndOfPeriodRefiner.js
 var PREFIX_PATTERN = /\b(?:last\s+day|end)\s+of\s+(?:the\s+)?$/i;
 var RELATIVE_PERIOD_PATTERN = /^(this|last|past|next)\s*(week|month|year)$/i;
 var RELATIVE_YEAR_SUFFIX_PATTERN = /^\s+(this|last|past|next)\s+year(?=\W|$)/i;
@@ -14560,7 +14560,7 @@ var ENEndOfPeriodRefiner = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENEndOfCurrentMonthParser.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/parsers/ENEndOfCurrentMonthParser.js
 var PATTERN16 = /(?:last\s+day|end)\s+of\s+(?:the\s+)?month(?=\W|$)/i;
 var ENEndOfCurrentMonthParser = class extends AbstractParserWithWordBoundaryChecking {
   innerPattern() {
@@ -14580,7 +14580,7 @@ var ENEndOfCurrentMonthParser = class extends AbstractParserWithWordBoundaryChec
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/configuration.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/configuration.js
 var ENDefaultConfiguration = class {
   createCasualConfiguration(littleEndian = false) {
     const option = this.createConfiguration(false, littleEndian);
@@ -14623,7 +14623,7 @@ var ENDefaultConfiguration = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/chrono.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/chrono.js
 var Chrono = class _Chrono {
   parsers;
   refiners;
@@ -14735,13 +14735,13 @@ var ParsingContext = class {
   }
 };
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/index.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/locales/en/index.js
 var configuration = new ENDefaultConfiguration();
 var casual = new Chrono(configuration.createCasualConfiguration(false));
 var strict = new Chrono(configuration.createConfiguration(true, false));
 var GB = new Chrono(configuration.createCasualConfiguration(true));
 
-// ../../work/main/node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/index.js
+// node_modules/.deno/chrono-node@2.10.3/node_modules/chrono-node/dist/esm/index.js
 var casual2 = casual;
 function parse(text, ref, option) {
   return casual2.parse(text, ref, option);
@@ -26923,7 +26923,7 @@ ${keyId}`);
   }
 };
 
-// ../../work/main/node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/sha2.js
+// node_modules/.deno/@noble+hashes@2.4.0/node_modules/@noble/hashes/sha2.js
 var K512 = /* @__PURE__ */ (() => split([
   "0x428a2f98d728ae22",
   "0x7137449123ef65cd",
@@ -27171,7 +27171,7 @@ var _SHA512 = class extends SHA2_64B {
 };
 var sha512 = /* @__PURE__ */ createHasher(() => new _SHA512(), /* @__PURE__ */ oidNist(3));
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/utils.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/utils.js
 function aarray(item, title, inner = () => {
 }) {
   if (!Array.isArray(item)) throw new TypeError(`"${title}" expected array, got type=${typeof item}`);
@@ -27277,7 +27277,7 @@ function validateObject(object, fields = {}, optFields = {}, title = "object") {
   iter(optFields, true);
 }
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/modular.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/modular.js
 var _0n2 = /* @__PURE__ */ BigInt(0);
 var _1n2 = /* @__PURE__ */ BigInt(1);
 var _2n = /* @__PURE__ */ BigInt(2);
@@ -27663,7 +27663,7 @@ function Field(ORDER, opts = {}) {
   return new _Field(ORDER, opts);
 }
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/curve.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/curve.js
 var _0n3 = /* @__PURE__ */ BigInt(0);
 var _1n3 = /* @__PURE__ */ BigInt(1);
 var _4n2 = /* @__PURE__ */ BigInt(4);
@@ -28049,7 +28049,7 @@ function createKeygen(randomSecretKey, getPublicKey) {
   };
 }
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/edwards.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/edwards.js
 var _0n4 = /* @__PURE__ */ BigInt(0);
 var _1n4 = /* @__PURE__ */ BigInt(1);
 var _2n2 = /* @__PURE__ */ BigInt(2);
@@ -28496,7 +28496,7 @@ function eddsa(Point, cHash, eddsaOpts = {}) {
   });
 }
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/montgomery.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/abstract/montgomery.js
 var _0n5 = /* @__PURE__ */ BigInt(0);
 var _1n5 = /* @__PURE__ */ BigInt(1);
 var _2n3 = /* @__PURE__ */ BigInt(2);
@@ -28648,7 +28648,7 @@ function montgomery(curveDef) {
   });
 }
 
-// ../../work/main/node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/ed25519.js
+// node_modules/.deno/@noble+curves@2.4.0/node_modules/@noble/curves/ed25519.js
 var _0n6 = /* @__PURE__ */ BigInt(0);
 var _1n6 = /* @__PURE__ */ BigInt(1);
 var _2n4 = /* @__PURE__ */ BigInt(2);
