@@ -14,13 +14,19 @@
  * which a recall reads as nothing rather than failing) from a key refused. Keys of identities
  * erased since they were fetched are dropped with the session that holds them.
  */
-import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
+import {
+  type EncryptedObject,
+  ExpiredSessionKeyError,
+  NoAccessError,
+  SealClient,
+  SessionKey,
+} from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
-import { SUI_CLOCK_OBJECT_ID } from "@mysten/sui/utils";
 import { SvcError } from "@svc/relayer/kit";
-import { decryptError, erased, fetchError, isExpiredSession, isNoAccess } from "./errors.ts";
+import { sealApproveCall } from "@svc/sui/svc_account";
+import { decryptError, erased, fetchError } from "./errors.ts";
 
 /** A parsed Seal `EncryptedObject`. */
 export type ParsedObject = ReturnType<typeof EncryptedObject.parse>;
@@ -29,8 +35,6 @@ export type ParsedObject = ReturnType<typeof EncryptedObject.parse>;
 export interface DecryptorContext {
   suiClient: SuiJsonRpcClient;
   packageId: string;
-  /** `package::module::function` of the approval function. */
-  approveTarget: string;
   keyServers: { objectId: string; weight: number }[];
   verifyKeyServers: boolean;
   sessionTtlMinutes: number;
@@ -192,10 +196,10 @@ export class DelegateDecryptor {
         try {
           await this.#fetch(session, missing, txBytes, threshold);
         } catch (error) {
-          if (isExpiredSession(error)) {
+          if (error instanceof ExpiredSessionKeyError) {
             session = await this.#renew();
             await this.#fetch(session, missing, txBytes, threshold);
-          } else if (isNoAccess(error)) {
+          } else if (error instanceof NoAccessError) {
             refused = missing.length > 1
               ? await this.#fetchEach(session, missing, accountId, threshold)
               : new Map([[missing[0], fetchError(error)]]);
@@ -252,7 +256,7 @@ export class DelegateDecryptor {
       try {
         await this.#fetch(session, [id], await this.#approvalPtb([id], accountId), threshold);
       } catch (error) {
-        if (!isNoAccess(error)) throw error;
+        if (!(error instanceof NoAccessError)) throw error;
         refused.set(id, fetchError(error));
       }
     }));
@@ -266,17 +270,8 @@ export class DelegateDecryptor {
 
   async #approvalPtb(ids: string[], accountId: string): Promise<Uint8Array> {
     const tx = new Transaction();
-    for (const id of ids) {
-      tx.moveCall({
-        target: this.#context.approveTarget,
-        // seal_approve(id, account, clock): the clock decides whether the key has expired.
-        arguments: [
-          tx.pure.vector("u8", Uint8Array.fromHex(id)),
-          tx.object(accountId),
-          tx.object(SUI_CLOCK_OBJECT_ID),
-        ],
-      });
-    }
+    // seal_approve(id, account, clock): the clock decides whether the key has expired.
+    for (const id of ids) sealApproveCall(tx, this.#context, accountId, Uint8Array.fromHex(id));
     try {
       return await tx.build({ client: this.#context.suiClient, onlyTransactionKind: true });
     } catch (cause) {

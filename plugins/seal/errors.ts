@@ -6,7 +6,6 @@
  */
 import {
   DecryptionError,
-  ExpiredSessionKeyError,
   InconsistentKeyServersError,
   InvalidCiphertextError,
   InvalidKeyServerError,
@@ -24,16 +23,6 @@ export const PLUGIN = "Seal";
 /** A ciphertext that does not parse or decrypt. */
 export function malformed(cause?: unknown, state = "the ciphertext is malformed or was altered") {
   return new SvcError("bad_request", `Cannot decrypt: ${state}`, { cause });
-}
-
-/** True for an error that says the session key expired on the key servers. */
-export function isExpiredSession(error: unknown): boolean {
-  return error instanceof ExpiredSessionKeyError;
-}
-
-/** True for the key servers' refusal to release a key (`seal_approve` aborted). */
-export function isNoAccess(error: unknown): boolean {
-  return error instanceof NoAccessError;
 }
 
 /**

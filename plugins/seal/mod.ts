@@ -42,7 +42,7 @@ import {
   type Sponsor,
   SvcError,
 } from "@svc/relayer/kit";
-import { ACCOUNT_MODULE, isObjectId } from "@svc/sui/svc_account";
+import { isObjectId } from "@svc/sui/svc_account";
 import { suiClient, withRpc } from "@svc/sui/rpc_client";
 import { abortable } from "@svc/sui/abortable";
 import { AccountLookup } from "./account_lookup.ts";
@@ -411,7 +411,6 @@ export class SealCipher implements Cipher {
     return new DelegateDecryptor(keypair, {
       suiClient: this.#suiClient,
       packageId: this.#options.packageId,
-      approveTarget: `${this.#options.packageId}::${ACCOUNT_MODULE}::seal_approve`,
       keyServers: this.#options.keyServers,
       // The shared client checks the proofs of possession once; sessions reuse that result.
       verifyKeyServers: false,
