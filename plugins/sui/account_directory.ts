@@ -58,37 +58,27 @@ export class SuiAccountDirectory implements AccountDirectory {
     this.#options = options;
     this.#client = suiClient(PLUGIN, options);
     this.#accountType = accountType(options.packageId);
-    this.#delegates = options.registryId
-      ? new RegistryTable(this.#client, {
-        packageId: options.packageId,
-        registryId: options.registryId,
-        table: "delegates",
-        plugin: PLUGIN,
-        action: "resolve a delegate key",
-        timeoutMs: options.timeoutMs,
-      })
-      : null;
-    this.#owners = options.registryId
-      ? new RegistryTable(this.#client, {
-        packageId: options.packageId,
-        registryId: options.registryId,
-        table: "accounts",
-        plugin: PLUGIN,
-        action: "resolve an owner key",
-        timeoutMs: options.timeoutMs,
-      })
-      : null;
+    const { packageId, registryId, timeoutMs } = options;
+    const table = (name: "accounts" | "delegates", action: string) =>
+      registryId
+        ? new RegistryTable(this.#client, {
+          packageId,
+          registryId,
+          table: name,
+          plugin: PLUGIN,
+          action,
+          timeoutMs,
+        })
+        : null;
+    this.#delegates = table("delegates", "resolve a delegate key");
+    this.#owners = table("accounts", "resolve an owner key");
   }
 
   /** Checks the options; talks to the network only when resolving. */
   static open(options: SuiAccountDirectoryOptions): Promise<SuiAccountDirectory> {
     return Promise.try(() => {
-      for (
-        const [name, value] of [["packageId", options.packageId], [
-          "registryId",
-          options.registryId,
-        ]]
-      ) {
+      const { packageId, registryId } = options;
+      for (const [name, value] of Object.entries({ packageId, registryId })) {
         if (value !== undefined && !isObjectId(value)) {
           throw new SvcError(
             "bad_request",

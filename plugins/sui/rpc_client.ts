@@ -28,13 +28,8 @@ export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
  * when the caller's signal aborts, whichever comes first).
  */
 export function suiClient(plugin: string, options: SuiRpcOptions): SuiRpcClient {
-  let url: URL;
-  try {
-    url = new URL(options.rpcUrl);
-  } catch {
-    throw new SvcError("bad_request", `Cannot open ${plugin}: rpcUrl must be an http(s) URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  const url = URL.parse(options.rpcUrl);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw new SvcError("bad_request", `Cannot open ${plugin}: rpcUrl must be an http(s) URL`);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;

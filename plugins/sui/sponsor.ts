@@ -142,15 +142,13 @@ export class SuiSponsor implements Sponsor {
     this.#sweep();
     this.#checkRoom();
     const call = { signal: options.signal, timeoutMs: this.#options.timeoutMs };
-    const [coins, price] = await withRpc(
-      PLUGIN,
-      "sponsor a transaction",
-      call,
-      (signal) =>
-        Promise.all([
-          this.#client.getCoins({ owner: this.address, limit: 50, signal }),
-          this.#client.getReferenceGasPrice({ signal }),
-        ]),
+    const rpc = <T>(task: (signal: AbortSignal) => Promise<T>) =>
+      withRpc(PLUGIN, "sponsor a transaction", call, task);
+    const [coins, price] = await rpc((signal) =>
+      Promise.all([
+        this.#client.getCoins({ owner: this.address, limit: 50, signal }),
+        this.#client.getReferenceGasPrice({ signal }),
+      ])
     );
     // Picked and reserved in one synchronous step: a concurrent call cannot take the same coin.
     this.#sweep();
@@ -179,13 +177,8 @@ export class SuiSponsor implements Sponsor {
       tx.setGasPrice(price);
       tx.setGasBudget(this.#budget);
       // The client's transport puts a deadline on each request these two send.
-      const bytes = await withRpc(
-        PLUGIN,
-        "sponsor a transaction",
-        call,
-        () => tx.build({ client: this.#client }),
-      ) as Uint8Array<ArrayBuffer>;
-      const dryRun = await withRpc(PLUGIN, "sponsor a transaction", call, async (signal) => {
+      const bytes = await rpc(() => tx.build({ client: this.#client })) as Uint8Array<ArrayBuffer>;
+      const dryRun = await rpc(async (signal) => {
         try {
           return await this.#client.dryRunTransactionBlock({ transactionBlock: bytes, signal });
         } catch (error) {
