@@ -42,6 +42,11 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** Forgets `key`. */
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
   /** Forgets every entry. */
   clear(): void {
     this.#entries.clear();

@@ -28,20 +28,16 @@ import { bcs } from "@mysten/sui/bcs";
 import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
 import { SvcError } from "@svc/relayer/kit";
-import { parseBlobObject, parseMetadataField } from "./attributes.ts";
-import {
-  objectExists,
-  type OwnedBlobId,
-  ownedBlobIds,
-  undeletable,
-  whileNotAborted,
-} from "./owned_blobs.ts";
+import { LruMap } from "@svc/util/lru_map";
+import { abortable } from "@svc/sui/abortable";
+import { parseMetadataField } from "./attributes.ts";
+import { objectExists, type OwnedBlobId, ownedBlobIds, undeletable } from "./owned_blobs.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */
 const METADATA_NAME = bcs.vector(bcs.u8()).serialize(new TextEncoder().encode("metadata"))
   .toBytes();
 const ADDRESS_BYTES = 32;
-/** Objects read per `sui_multiGetObjects` / `suix_getOwnedObjects` call. */
+/** Objects read per `sui_multiGetObjects` call (and coins per `suix_getCoins`). */
 const PAGE = 50;
 /** Keeps one transaction below Sui's 128 KiB limit… */
 const BATCH_BYTES = 96 * 1024;
@@ -87,8 +83,6 @@ interface PendingWrite {
   reject(error: unknown): void;
 }
 
-type OwnedPage = Awaited<ReturnType<SuiJsonRpcClient["core"]["listOwnedObjects"]>>;
-
 /** What {@link BlobObjects} works with. */
 export interface BlobObjectsOptions {
   client: SuiJsonRpcClient;
@@ -109,7 +103,8 @@ interface WalrusTypes {
 export class BlobObjects {
   readonly address: string;
   #options: BlobObjectsOptions;
-  #attributes = new Map<string, CachedAttributes>();
+  /** Attributes of blob objects, by object id. */
+  #attributes = new LruMap<string, CachedAttributes>(MAX_CACHED);
   #queue: PendingWrite[] = [];
   #pumping = false;
   #types: Promise<WalrusTypes> | null = null;
@@ -119,13 +114,8 @@ export class BlobObjects {
   /** Deletions of blob objects under way, so that one object is never deleted twice at once. */
   #deleting = new Map<string, Promise<void>>();
 
+  /** Objects of `options.systemObjectId`'s Walrus, or else `options.walrusPackageId`'s. */
   constructor(options: BlobObjectsOptions) {
-    if (!options.systemObjectId && !options.walrusPackageId) {
-      throw new SvcError(
-        "bad_request",
-        "Cannot open the Walrus blob store: a Walrus system object id or package id is required",
-      );
-    }
     this.#options = options;
     this.address = options.signer.toSuiAddress();
   }
@@ -169,7 +159,7 @@ export class BlobObjects {
   async writeAttributes(objectId: string, attributes: [string, string][]): Promise<void> {
     const size = attributes.reduce((sum, [k, v]) => sum + k.length + v.length + 16, 64);
     await this.#enqueue({ kind: "attributes", objectId, attributes }, size);
-    this.#remember(objectId, withoutVector(Object.fromEntries(attributes)));
+    this.#attributes.set(objectId, withoutVector(Object.fromEntries(attributes)));
   }
 
   /**
@@ -234,7 +224,7 @@ export class BlobObjects {
         return start();
       })
       : null;
-    return whileNotAborted(this.#nextScan ?? start(), signal);
+    return abortable(this.#nextScan ?? start(), signal);
   }
 
   #enqueue(change: Change, size: number): Promise<void> {
@@ -322,38 +312,21 @@ export class BlobObjects {
     return { objectId: coin.coinObjectId, version: coin.version, digest: coin.digest };
   }
 
-  /** Every `Blob` object the operator owns, with its attributes, in the node's order. */
+  /** Every certified `Blob` object the operator owns, with its attributes, in the node's order. */
   async list(signal?: AbortSignal): Promise<OwnedBlob[]> {
-    const { client } = this.#options;
     const { blobType } = await this.walrusTypes();
-    const out: OwnedBlob[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: OwnedPage = await client.core.listOwnedObjects({
-        owner: this.address,
-        type: blobType,
-        cursor,
-        limit: PAGE,
-        include: { content: true },
-        signal,
-      });
-      const blobs = page.objects.flatMap((object) => {
-        if (!object.content) return [];
-        const info = parseBlobObject(object.content);
-        return info.certified ? [{ objectId: object.objectId, blobId: info.blobId }] : [];
-      });
-      const read = await this.#readAttributes(blobs.map((b) => b.objectId), signal);
-      for (const blob of blobs) {
-        const found = read.get(blob.objectId);
-        out.push({
-          ...blob,
-          attributes: found?.attributes ?? null,
-          complete: found?.complete ?? true,
-        });
-      }
-      cursor = page.hasNextPage ? page.cursor : null;
-    } while (cursor);
-    return out;
+    const owned = await ownedBlobIds(this.#options.client, this.address, blobType, signal);
+    const blobs = owned.filter((blob) => blob.certified);
+    const read = await this.#readAttributes(blobs.map((b) => b.objectId), signal);
+    return blobs.map(({ objectId, blobId }) => {
+      const found = read.get(objectId);
+      return {
+        objectId,
+        blobId,
+        attributes: found?.attributes ?? null,
+        complete: found?.complete ?? true,
+      };
+    });
   }
 
   /** The full attributes of blob objects (read from the chain, vectors included). */
@@ -361,11 +334,8 @@ export class BlobObjects {
     objectIds: string[],
     signal?: AbortSignal,
   ): Promise<Map<string, Record<string, string>>> {
-    const found = new Map<string, Record<string, string>>();
-    for (const [id, read] of await this.#fetchAttributes(objectIds, signal)) {
-      found.set(id, read.attributes);
-    }
-    return found;
+    const read = await this.#fetchAttributes(objectIds, signal);
+    return new Map([...read].map(([id, { attributes }]) => [id, attributes]));
   }
 
   /** Attributes from the cache, or read from the chain (then complete). */
@@ -377,25 +347,14 @@ export class BlobObjects {
     const missing: string[] = [];
     for (const objectId of objectIds) {
       const cached = this.#attributes.get(objectId);
-      if (cached) {
-        this.#remember(objectId, cached);
-        found.set(objectId, cached);
-      } else missing.push(objectId);
+      if (cached) found.set(objectId, cached);
+      else missing.push(objectId);
     }
     for (const [id, read] of await this.#fetchAttributes(missing, signal)) {
-      this.#remember(id, withoutVector(read.attributes));
+      this.#attributes.set(id, withoutVector(read.attributes));
       found.set(id, read);
     }
     return found;
-  }
-
-  /** Caches attributes as the most recently used, within {@link MAX_CACHED} entries. */
-  #remember(objectId: string, attributes: CachedAttributes) {
-    this.#attributes.delete(objectId);
-    this.#attributes.set(objectId, attributes);
-    if (this.#attributes.size > MAX_CACHED) {
-      this.#attributes.delete(this.#attributes.keys().next().value!);
-    }
   }
 
   /** Reads `metadata` fields, 50 per call; objects without one are left out. */

@@ -315,13 +315,12 @@ export class WalrusBlobStore implements BlobStore {
     } catch (error) {
       throw backendError(`the ${PLUGIN} blob cache`, "delete the blob", error);
     }
-    let kept: number;
-    try {
-      kept = await this.#objects.deleteBlob(blobId, options.memoryId, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw backendError(`${PLUGIN} (Sui full node)`, "delete the blob", error);
-    }
+    const { memoryId, signal } = options;
+    const kept = await onChain(
+      "delete the blob",
+      signal,
+      () => this.#objects.deleteBlob(blobId, memoryId, signal),
+    );
     // Another memory's copy holds it still: its reads may be cached again.
     if (kept > 0) this.#erased.delete(blobId);
     // Else again: a read that began before the delete may have cached the bytes meanwhile.
@@ -334,13 +333,8 @@ export class WalrusBlobStore implements BlobStore {
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
     options.signal?.throwIfAborted();
-    let owned;
-    try {
-      owned = await this.#objects.list(options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
-    }
+    const { signal } = options;
+    const owned = await onChain("list the blobs", signal, () => this.#objects.list(signal));
     // One entry per blob id: the metadata written first wins, as with the other stores.
     const byBlob = new Map<string, BlobEntry & { objectId: string; complete: boolean }>();
     for (const object of owned) {
@@ -356,13 +350,9 @@ export class WalrusBlobStore implements BlobStore {
       .slice(0, options.limit ?? byBlob.size);
     // Vectors are not cached: read them for the entries returned.
     const partial = chosen.filter((e) => !e.complete).map((e) => e.objectId);
-    let full = new Map<string, Record<string, string>>();
-    try {
-      if (partial.length > 0) full = await this.#objects.fullAttributes(partial, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
-    }
+    const full = partial.length > 0
+      ? await onChain("list the blobs", signal, () => this.#objects.fullAttributes(partial, signal))
+      : new Map<string, Record<string, string>>();
     return chosen.map(({ blobId, meta, objectId }) => {
       const attributes = full.get(objectId);
       return {
@@ -370,6 +360,20 @@ export class WalrusBlobStore implements BlobStore {
         meta: (attributes && attributesToMeta(attributes, this.#options.appId)) ?? meta,
       };
     });
+  }
+}
+
+/** `task` on the Sui full node: the caller's abort passes through, any other failure is a 503. */
+async function onChain<T>(
+  action: string,
+  signal: AbortSignal | undefined,
+  task: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw backendError(`${PLUGIN} (Sui full node)`, action, error);
   }
 }
 

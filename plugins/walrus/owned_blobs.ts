@@ -13,6 +13,8 @@ const PAGE = 50;
 export interface OwnedBlobId {
   objectId: string;
   blobId: string;
+  /** Whether Walrus certified the blob. */
+  certified: boolean;
 }
 
 type OwnedPage = Awaited<ReturnType<SuiJsonRpcClient["core"]["listOwnedObjects"]>>;
@@ -22,6 +24,7 @@ export async function ownedBlobIds(
   client: SuiJsonRpcClient,
   owner: string,
   blobType: string,
+  signal?: AbortSignal,
 ): Promise<OwnedBlobId[]> {
   const out: OwnedBlobId[] = [];
   let cursor: string | null = null;
@@ -32,10 +35,12 @@ export async function ownedBlobIds(
       cursor,
       limit: PAGE,
       include: { content: true },
+      signal,
     });
     for (const object of page.objects) {
       if (!object.content) continue;
-      out.push({ objectId: object.objectId, blobId: parseBlobObject(object.content).blobId });
+      const { blobId, certified } = parseBlobObject(object.content);
+      out.push({ objectId: object.objectId, blobId, certified });
     }
     cursor = page.hasNextPage ? page.cursor : null;
   } while (cursor);
@@ -60,15 +65,4 @@ export function undeletable(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /abort code: [12], in '0x[0-9a-f]+::blob::delete'/.test(message) ||
     /Identifier\("blob"\) \}.*function_name: Some\("delete"\) \}, [12]\)/.test(message);
-}
-
-/** `promise`, or the signal's reason once it aborts (the work itself goes on for others). */
-export function whileNotAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) return abort();
-    signal.addEventListener("abort", abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
 }
