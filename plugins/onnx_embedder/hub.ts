@@ -23,7 +23,7 @@
  */
 import { type Logger, Provider, SvcError } from "@svc/relayer/kit";
 import { readBounded } from "@svc/util/read_bounded";
-import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES, sha256File } from "./model_dir.ts";
+import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES } from "./model_dir.ts";
 import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 import { downloadDeadline, type DownloadLimits, refusedSize } from "./download_limits.ts";
 import {
@@ -36,12 +36,15 @@ import {
   type Wanted,
 } from "./hub_file.ts";
 import {
+  asPins,
   matchPins,
   type ModelPins,
+  type PinRecord,
+  PINS_FILE,
   readPinRecord,
   RELEASE_PINS,
   type ReleasePins,
-  writePinRecord,
+  writeRecord,
 } from "./pins.ts";
 
 /** The record of a finished download, inside the model's directory. */
@@ -155,14 +158,6 @@ async function readManifest(dir: string): Promise<Manifest | undefined> {
   }
 }
 
-async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    return (await Deno.stat(path)).size;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The SHA-256 of each file of a manifest, or the first path whose file no longer matches. */
 async function verify(
   dir: string,
@@ -170,10 +165,7 @@ async function verify(
 ): Promise<{ digests: Record<string, string> } | { broken: string }> {
   const digests: Record<string, string> = {};
   for (const file of manifest.files) {
-    const path = `${dir}/${file.path}`;
-    if (await sizeOf(path) !== file.size || await sha256File(path) !== file.sha256) {
-      return { broken: file.path };
-    }
+    if (await kept(dir, file) === undefined) return { broken: file.path };
     digests[file.path] = file.sha256;
   }
   return { digests };
@@ -219,10 +211,7 @@ async function pinsOf(options: HubModelOptions, dir: string, revision: string) {
   if (record) return { pins: record.files, pin: "first download" as const };
   const manifest = await readManifest(dir);
   if (manifest?.model !== options.model || manifest.revision !== revision) return undefined;
-  const pins = Object.fromEntries(
-    manifest.files.map(({ path, size, sha256 }) => [path, { size, sha256 }]),
-  );
-  return { pins, pin: "first download" as const };
+  return { pins: asPins(manifest.files), pin: "first download" as const };
 }
 
 /**
@@ -307,14 +296,13 @@ async function download(
     const sha256 = await kept(dir, file) ?? await fetchFile(fetching, file);
     files.push({ path: file.path, size: file.size, sha256 });
   }
-  const completedAt = new Date().toISOString();
+  const at = new Date().toISOString();
   if (!pinned) {
-    const pins = Object.fromEntries(
-      files.map(({ path, size, sha256 }) => [path, { size, sha256 }]),
-    );
-    await writePinRecord(dir, { model, revision, pinned_at: completedAt, files: pins });
+    const record: PinRecord = { model, revision, pinned_at: at, files: asPins(files) };
+    await writeRecord(dir, PINS_FILE, record);
   }
-  await writeManifest(dir, { model, revision, commit, endpoint, files, completed_at: completedAt });
+  const manifest: Manifest = { model, revision, commit, endpoint, files, completed_at: at };
+  await writeRecord(dir, MANIFEST, manifest); // last: the mark of a finished download
   logger?.info("model downloaded", { model, commit, dir });
   return { dir, commit, digests: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
 }
@@ -339,13 +327,6 @@ function pickOrRefuse(options: HubModelOptions, dir: string, siblings: Sibling[]
     );
   }
   return wanted;
-}
-
-/** Writes `svc-model.json` whole, last: the mark of a finished download. */
-async function writeManifest(dir: string, record: Manifest) {
-  const temporary = `${dir}/.${MANIFEST}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(temporary, `${dir}/${MANIFEST}`);
 }
 
 /** Whether the hub at `endpoint` answers for `model` within `timeoutMs` (a lookup, no download). */

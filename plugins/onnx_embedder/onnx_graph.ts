@@ -11,6 +11,7 @@
  * ```
  */
 import protobuf from "protobufjs";
+import { seededRandom } from "@svc/util/seeded_random";
 
 /**
  * The part of `onnx/onnx.proto` (proto2, package `onnx`) these models need; the field numbers
@@ -195,14 +196,8 @@ export class GraphBuilder {
 
 /** A deterministic generator of numbers in [-1, 1) (mulberry32). */
 export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const next = seededRandom(seed);
+  return () => next() * 2 - 1;
 }
 
 /** `count` numbers of `next`. */

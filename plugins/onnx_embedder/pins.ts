@@ -108,11 +108,16 @@ export async function readPinRecord(
   return sound ? record : undefined;
 }
 
-/** Records the pins of a first download whole: a crash leaves the old file or the new. */
-export async function writePinRecord(dir: string, record: PinRecord): Promise<void> {
-  const temporary = `${dir}/.${PINS_FILE}.${crypto.randomUUID()}.tmp`;
+/** Writes `record` as JSON to `dir/file` whole: a crash leaves the old file or the new. */
+export async function writeRecord(dir: string, file: string, record: unknown): Promise<void> {
+  const temporary = `${dir}/.${file}.${crypto.randomUUID()}.tmp`;
   await Deno.writeTextFile(temporary, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(temporary, `${dir}/${PINS_FILE}`);
+  await Deno.rename(temporary, `${dir}/${file}`);
+}
+
+/** The pins of downloaded `files`. */
+export function asPins(files: { path: string; size: number; sha256: string }[]): ModelPins {
+  return Object.fromEntries(files.map(({ path, size, sha256 }) => [path, { size, sha256 }]));
 }
 
 /** Whether `files` are exactly the pinned files, with their sizes and digests. */

@@ -17,10 +17,10 @@ export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
 export const RECOMMENDED_ONNX_MODEL = "sentence-transformers/all-MiniLM-L6-v2";
 /** Texts per run of the graph, by default. */
 export const DEFAULT_BATCH = 32;
-/** A hub repository id: `name` or `owner/name`. */
-const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
-/** A branch, tag or commit. */
-const REVISION = /^[\w][\w./-]{0,199}$/;
+/** A hub repository id: `name` or `owner/name`, without `..`. */
+const HUB_ID = /^(?!.*\.\.)[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
+/** A branch, tag or commit, without `..`. */
+const REVISION = /^(?!.*\.\.)[\w][\w./-]{0,199}$/;
 
 export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
 
@@ -123,11 +123,6 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
     HUB_ID,
     "SVC_ONNX_MODEL must be a hub model id such as sentence-transformers/all-MiniLM-L6-v2",
   );
-  if (model?.includes("..")) {
-    read.problem(
-      "SVC_ONNX_MODEL must be a hub model id such as sentence-transformers/all-MiniLM-L6-v2",
-    );
-  }
   if (!modelDir && !model) {
     read.problem(
       "SVC_EMBEDDER=onnx needs SVC_ONNX_MODEL_DIR (a model directory) or SVC_ONNX_MODEL " +
@@ -139,9 +134,6 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
     REVISION,
     "SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository",
   ) ?? "main";
-  if (revision.includes("..")) {
-    read.problem("SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository");
-  }
   return { ...readRunSettings(read), modelDir, model, revision, modelsDir };
 }
 
