@@ -98,32 +98,29 @@ export class IndexKeys {
     return ref;
   }
 
-  /** The namespace's key in `keys`, derived on first use. */
-  #keyOf<K>(keys: Map<string, Promise<K>>, ref: NamespaceRef, derive: () => Promise<K>) {
+  /** The namespace's key in `keys`, derived on first use (HKDF info: `label` and the hash). */
+  #keyOf<K>(
+    keys: Map<string, Promise<K>>,
+    ref: NamespaceRef,
+    derive: (master: CryptoKey, salt: Uint8Array<ArrayBuffer>, info: string) => Promise<K>,
+    label: string,
+  ): Promise<K> {
     let key = keys.get(ref.ns);
     if (!key) {
       if (keys.size >= CACHE_LIMIT) keys.clear();
-      keys.set(ref.ns, key = derive());
+      keys.set(ref.ns, key = derive(this.#master, SALT, `${label} ${ref.ns}`));
     }
     return key;
   }
 
   /** The namespace's AES-GCM key (its name; blocks of format 2). */
   #aesKey(ref: NamespaceRef): Promise<CryptoKey> {
-    return this.#keyOf(
-      this.#aesKeys,
-      ref,
-      () => deriveAesKey(this.#master, SALT, `block ${ref.ns}`),
-    );
+    return this.#keyOf(this.#aesKeys, ref, deriveAesKey, "block");
   }
 
   /** The namespace's ChaCha20-Poly1305 key (its blocks). */
   #blockKey(ref: NamespaceRef): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#keyOf(
-      this.#blockKeys,
-      ref,
-      () => deriveRawKey(this.#master, SALT, `chacha ${ref.ns}`),
-    );
+    return this.#keyOf(this.#blockKeys, ref, deriveRawKey, "chacha");
   }
 
   /** Encrypts `plaintext` under the namespace's AES-GCM key, bound to `place` (its name). */
@@ -144,7 +141,11 @@ export class IndexKeys {
     try {
       return await openBytes(await this.#aesKey(ref), sealed, encoder.encode(place));
     } catch (cause) {
-      throw damaged(cause);
+      throw new SvcError(
+        "internal",
+        "Cannot read the vector index: a block does not decrypt (damaged or altered)",
+        { cause },
+      );
     }
   }
 
@@ -178,12 +179,4 @@ export class IndexKeys {
     }
     return await this.open(ref, place, sealed);
   }
-}
-
-function damaged(cause: unknown): SvcError {
-  return new SvcError(
-    "internal",
-    "Cannot read the vector index: a block does not decrypt (damaged or altered)",
-    { cause },
-  );
 }

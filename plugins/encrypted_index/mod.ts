@@ -54,6 +54,9 @@ const RETRIES = 5;
 /** The same on a storage relayers share, where writers to one namespace contend by design. */
 const SHARED_RETRIES = 40;
 
+/** Strings in code-unit order. */
+const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+
 /** How to open an {@linkcode EncryptedVectorStore}. */
 export interface EncryptedIndexOptions {
   /**
@@ -362,14 +365,10 @@ export class EncryptedVectorStore implements VectorStore {
     k: number,
     options: CallOptions & { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
-    const { signal } = options;
-    signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const query = this.#vector(vector, "search the vector index");
     if (options.ids?.length === 0 || k <= 0) return [];
-    const ref = await this.#keys.ref(owner, namespace);
-    this.#others?.name(ref, owner, namespace);
-    const resident = await this.#call("search the vector index", () => this.#current(ref));
-    signal?.throwIfAborted();
+    const resident = await this.#resident(owner, namespace, "search the vector index", options);
     return resident?.search(query, k, options.ids) ?? [];
   }
 
@@ -440,14 +439,13 @@ export class EncryptedVectorStore implements VectorStore {
       return (await this.#named(headers))
         .filter((h) => h.owner === owner && h.count > 0)
         .map(({ namespace, count }) => ({ namespace, count }))
-        .sort((a, b) => a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
+        .sort((a, b) => order(a.namespace, b.namespace));
     });
   }
 
   async partitions(options?: CallOptions): Promise<IndexPartition[]> {
     options?.signal?.throwIfAborted();
     return await this.#call("list the index's namespaces", async () => {
-      const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
       return (await this.#named(await this.#storage.headers()))
         .filter((h) => h.count > 0)
         .sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));

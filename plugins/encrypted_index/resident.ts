@@ -146,35 +146,22 @@ export class Resident {
     const row = this.#row.get(id);
     if (row === undefined) return;
     this.#row.delete(id);
+    const [blobId, terms, info] = [this.#blobIds[row], this.#terms[row], this.#infos[row]];
     const block = this.blocks.get(this.#blockOf[row]);
     if (block) {
       block.count--;
-      block.plainBytes -= rowBytes(
-        this.dimensions,
-        id,
-        this.#blobIds[row],
-        this.#terms[row],
-        this.#infos[row],
-      );
+      block.plainBytes -= rowBytes(this.dimensions, id, blobId, terms, info);
     }
-    this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length +
-      this.#infos[row].length;
+    this.#stringBytes -= id.length + blobId.length + terms.length + info.length;
+    const columns = [this.#ids, this.#blobIds, this.#terms, this.#infos, this.#blockOf];
     const last = this.#ids.length - 1;
     if (row !== last) {
-      this.#ids[row] = this.#ids[last];
-      this.#blobIds[row] = this.#blobIds[last];
-      this.#terms[row] = this.#terms[last];
-      this.#infos[row] = this.#infos[last];
-      this.#blockOf[row] = this.#blockOf[last];
+      for (const column of columns) column[row] = column[last];
       this.#created[row] = this.#created[last];
       this.#vectors.move(last, row);
       this.#row.set(this.#ids[row], row);
     }
-    this.#ids.pop();
-    this.#blobIds.pop();
-    this.#terms.pop();
-    this.#infos.pop();
-    this.#blockOf.pop();
+    for (const column of columns) column.pop();
   }
 
   /** The ids of the rows the blocks `blockIds` hold. */
