@@ -48,6 +48,7 @@ export type {
   TransactionEffects,
 } from "./store.ts";
 export { KvLedgerStore } from "./kv_store.ts";
+export type { TransactionKind } from "./transactions.ts";
 export { type StateLedgerOptions, StateLedgerStore } from "./state_store.ts";
 export type {
   AccountDirectory,

@@ -262,20 +262,16 @@ export class StateLedgerStore implements LedgerStore {
    * only another handle's commit can beat one.
    */
   #change(build: (view: LedgerChange, batch: StateBatch) => Promise<void>): Promise<boolean> {
-    return this.#inTurn(() => this.#commitChange(build));
-  }
-
-  async #commitChange(
-    build: (view: LedgerChange, batch: StateBatch) => Promise<void>,
-  ): Promise<boolean> {
-    const batch = this.#state.batch();
-    const version = this.#key("ledger_version");
-    const seen = await this.#state.get(version);
-    batch.check(version, seen?.version ?? null).set(version, (Number(seen?.value) || 0) + 1);
-    const writes: (() => Promise<void>)[] = [];
-    await build(this.#view(batch, writes), batch);
-    for (const write of writes) await write();
-    return await batch.commit();
+    return this.#inTurn(async () => {
+      const batch = this.#state.batch();
+      const version = this.#key("ledger_version");
+      const seen = await this.#state.get(version);
+      batch.check(version, seen?.version ?? null).set(version, (Number(seen?.value) || 0) + 1);
+      const writes: (() => Promise<void>)[] = [];
+      await build(this.#view(batch, writes), batch);
+      for (const write of writes) await write();
+      return await batch.commit();
+    });
   }
 
   /** The view a change reads and writes, its writes queued in `writes` for `batch`. */

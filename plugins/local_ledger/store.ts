@@ -12,6 +12,7 @@
  */
 import { type Operation, SvcError } from "@svc/relayer/kit";
 import { sleep } from "@svc/util/sleep";
+import type { TransactionKind } from "./transactions.ts";
 
 /** A delegate key of an account, with its limits. */
 export interface DelegateKey {
@@ -50,12 +51,7 @@ export interface TransactionEffects {
   /** Always "success": a transaction that fails throws instead. */
   status: "success";
   /** The transaction's kind. */
-  kind:
-    | "create_account"
-    | "add_delegate_key"
-    | "remove_delegate_key"
-    | "deactivate_account"
-    | "reactivate_account";
+  kind: TransactionKind["kind"];
   /** The account the transaction created or changed. */
   account_id: string;
   /** The sender's address: the account's owner. */

@@ -17,7 +17,7 @@ import {
   SvcError,
   UNPRINTABLE,
 } from "@svc/relayer/kit";
-import { addressOf, type KeyPair } from "@svc/util/keys";
+import { ADDRESS, addressOf, type KeyPair } from "@svc/util/keys";
 import { isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
 import { jsonProblem, parseJson } from "@svc/util/json";
 
@@ -67,7 +67,6 @@ export interface TransactionData {
   nonce: string;
 }
 
-const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
@@ -87,6 +86,8 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
     }
     return value[field] as string;
   };
+  const accountId = () => need("account_id", ADDRESS, "0x and 64 hex characters");
+  const publicKey = () => need("public_key", KEY, "64 lowercase hex characters");
   switch (value.kind) {
     case "create_account":
       return { kind: "create_account" };
@@ -109,8 +110,8 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
         throw rejected("malformed", `The transaction kind's scope is malformed: ${error.message}`);
       }
       const { scope, expiresAt } = limits;
-      const publicKey = need("public_key", KEY, "64 lowercase hex characters");
-      if (isSmallOrderKey(publicKey)) {
+      const key = publicKey();
+      if (isSmallOrderKey(key)) {
         throw rejected(
           "malformed",
           "The public key is a point of small order, under which anyone can sign: no one's key",
@@ -118,25 +119,18 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
       }
       return {
         kind: "add_delegate_key",
-        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
-        public_key: publicKey,
+        account_id: accountId(),
+        public_key: key,
         label: value.label,
         ...scope,
         ...(expiresAt === undefined ? {} : { expires_at: new Date(expiresAt).toISOString() }),
       };
     }
     case "remove_delegate_key":
-      return {
-        kind: "remove_delegate_key",
-        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
-        public_key: need("public_key", KEY, "64 lowercase hex characters"),
-      };
+      return { kind: "remove_delegate_key", account_id: accountId(), public_key: publicKey() };
     case "deactivate_account":
     case "reactivate_account":
-      return {
-        kind: value.kind,
-        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
-      };
+      return { kind: value.kind, account_id: accountId() };
     default:
       throw rejected("malformed", `Unknown transaction kind ${JSON.stringify(value.kind)}`);
   }
