@@ -94,4 +94,5 @@ export type {
   StateLedgerStore,
   StoredTransaction,
   TransactionEffects,
+  TransactionKind,
 } from "@svc/local-ledger";
