@@ -31,6 +31,7 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
+import { ignoreNotFound } from "@svc/util/files";
 import { concatBytes } from "@svc/util/sealing";
 import { retryWhileLocked } from "@svc/util/kv_locked";
 import type {
@@ -141,9 +142,7 @@ export class KvBlockStorage implements BlockStorage {
     // Private to the relayer's user (SQLite then creates its -wal and -shm files alike).
     if (path !== ":memory:" && Deno.build.os !== "windows") {
       for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-        await Deno.chmod(file, 0o600).catch((error) => {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        });
+        await Deno.chmod(file, 0o600).catch(ignoreNotFound);
       }
     }
     return new KvBlockStorage(kv);

@@ -4,19 +4,10 @@
  * its bytes (a torn or corrupted write, a disk error) is removed and reported as a miss, so a
  * corrupt file is never served. Files are written to a temporary name and renamed.
  */
+import { ignoreNotFound } from "@svc/util/files";
+import { sha256Hex } from "@svc/util/keys";
 
 const DIGEST_BYTES = 32;
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
-}
 
 /** The local, digest-checked cache of blob bytes; see the module documentation. */
 export class BlobCache {
@@ -43,7 +34,8 @@ export class BlobCache {
     }
     const bytes = file.slice(DIGEST_BYTES);
     if (
-      file.length >= DIGEST_BYTES && sameBytes(file.subarray(0, DIGEST_BYTES), await sha256(bytes))
+      file.length >= DIGEST_BYTES &&
+      file.subarray(0, DIGEST_BYTES).toHex() === await sha256Hex(bytes)
     ) {
       return bytes;
     }
@@ -53,11 +45,7 @@ export class BlobCache {
 
   /** Removes a blob's file, if any (a deleted blob must not be served from here). */
   async remove(blobId: string): Promise<void> {
-    try {
-      await Deno.remove(this.#pathOf(blobId));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    await Deno.remove(this.#pathOf(blobId)).catch(ignoreNotFound);
   }
 
   /** Stores bytes for a blob id; a failure to write only costs a later network read. */
@@ -67,7 +55,7 @@ export class BlobCache {
     try {
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
       const file = new Uint8Array(DIGEST_BYTES + bytes.length);
-      file.set(await sha256(bytes));
+      file.set(Uint8Array.fromHex(await sha256Hex(bytes)));
       file.set(bytes, DIGEST_BYTES);
       await Deno.writeFile(temp, file, { mode: 0o600 });
       await Deno.rename(temp, path);

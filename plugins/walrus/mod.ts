@@ -47,6 +47,7 @@ import {
 } from "@svc/relayer/kit";
 import { suiKeypair } from "@svc/sui/keys";
 import { suiClient } from "@svc/sui/rpc_client";
+import { sha256Hex } from "@svc/util/keys";
 import { readBounded } from "@svc/util/read_bounded";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
@@ -208,7 +209,7 @@ export class WalrusBlobStore implements BlobStore {
       throw new SvcError("payload_too_large", "Cannot store the blob: it is larger than allowed");
     }
     // A blob stored whose attributes could not be written is not stored again on retry.
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
+    const digest = await sha256Hex(bytes);
     const stored = this.#unlabelled.get(digest) ?? await this.#publish(bytes, options.signal);
     this.#erased.delete(stored.blobId);
     await this.#cache.write(stored.blobId, bytes);

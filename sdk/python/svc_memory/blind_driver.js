@@ -6881,6 +6881,9 @@ function onnxModelId(recipe2) {
 }
 
 // util/files.ts
+function ignoreNotFound(error) {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+}
 async function writeCache(path, bytes) {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   try {
@@ -9001,9 +9004,7 @@ var KvBlockStorage = class _KvBlockStorage {
         `${path}-wal`,
         `${path}-shm`
       ]) {
-        await Deno.chmod(file, 384).catch((error) => {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        });
+        await Deno.chmod(file, 384).catch(ignoreNotFound);
       }
     }
     return new _KvBlockStorage(kv);
