@@ -29,11 +29,6 @@ export async function memorySuffix(memoryId: string): Promise<Uint8Array<ArrayBu
   return new Uint8Array(digest.slice(0, SUFFIX_BYTES));
 }
 
-/** A random suffix, for a ciphertext that belongs to no memory. */
-export function randomSuffix(): Uint8Array<ArrayBuffer> {
-  return crypto.getRandomValues(new Uint8Array(SUFFIX_BYTES));
-}
-
 /** The identity as lowercase hex without `0x` (as `EncryptedObject.id` holds it). */
 export function identityHex(ownerAddress: string, suffix: Uint8Array): string {
   return ownerAddress.slice(2).toLowerCase() + suffix.toHex();

@@ -49,13 +49,7 @@ import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
-import {
-  ErasedIdentities,
-  identityHex,
-  memorySuffix,
-  randomSuffix,
-  SUFFIX_BYTES,
-} from "./identity.ts";
+import { ErasedIdentities, identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
@@ -111,6 +105,8 @@ const SEED = /^[0-9a-f]{64}$/;
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
+  const whole = (n: number, min: number, max = Infinity) =>
+    Number.isInteger(n) && n >= min && n <= max;
   if (!/^https?:$/.test(URL.parse(options.rpcUrl)?.protocol ?? "")) {
     problems.push("rpcUrl must be an http(s) URL");
   }
@@ -122,28 +118,23 @@ function checkOptions(options: SealCipherOptions): string[] {
   if (!isObjectId(options.registryId)) problems.push("registryId must be a Sui object id");
   const total = options.keyServers.reduce((sum, s) => sum + s.weight, 0);
   if (options.keyServers.length === 0) problems.push("keyServers must list at least one server");
-  for (const server of options.keyServers) {
-    if (!isObjectId(server.objectId) || !Number.isInteger(server.weight) || server.weight < 1) {
-      problems.push("each key server needs an object id and a positive integer weight");
-      break;
-    }
+  if (options.keyServers.some((s) => !isObjectId(s.objectId) || !whole(s.weight, 1))) {
+    problems.push("each key server needs an object id and a positive integer weight");
   }
   const ids = options.keyServers.map((s) =>
     isObjectId(s.objectId) ? normalizeSuiAddress(s.objectId) : s.objectId
   );
   if (new Set(ids).size !== ids.length) problems.push("keyServers lists a server twice");
-  if (!Number.isInteger(options.threshold) || options.threshold < 1 || options.threshold > total) {
+  if (!whole(options.threshold, 1, total)) {
     problems.push(`threshold must be an integer from 1 to the servers' total weight ${total}`);
   }
   if (options.serverKey !== undefined && !SEED.test(options.serverKey)) {
     problems.push("serverKey must be 64 lowercase hex characters");
   }
-  const max = options.maxDelegates;
-  if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
+  if (options.maxDelegates !== undefined && !whole(options.maxDelegates, 1)) {
     problems.push("maxDelegates must be a positive integer");
   }
-  const ttl = options.sessionTtlMinutes;
-  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > 30)) {
+  if (options.sessionTtlMinutes !== undefined && !whole(options.sessionTtlMinutes, 1, 30)) {
     problems.push("sessionTtlMinutes must be an integer from 1 to 30");
   }
   return problems;
@@ -256,7 +247,10 @@ export class SealCipher implements Cipher {
     const address = ownerAddress(owner, "encrypt");
     options?.signal?.throwIfAborted();
     const memoryId = options?.memoryId;
-    const suffix = memoryId === undefined ? randomSuffix() : await memorySuffix(memoryId);
+    // Without a memory id, a random nonce stands for it.
+    const suffix = memoryId === undefined
+      ? crypto.getRandomValues(new Uint8Array(SUFFIX_BYTES))
+      : await memorySuffix(memoryId);
     try {
       const { encryptedObject } = await this.#sealClient.encrypt({
         threshold: this.#options.threshold,
@@ -287,7 +281,7 @@ export class SealCipher implements Cipher {
       );
     }
     if (this.#erased.has(object.id)) throw erased();
-    const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey, "decrypt");
+    const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
     // The key-fetch round is shared with other decrypts: an abort stops only this caller's wait.
     return await abortable(decryptor.decrypt(address, ciphertext, object), options?.signal);
   }
@@ -392,9 +386,9 @@ export class SealCipher implements Cipher {
     return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
   }
 
-  #decryptor(delegatePrivateKey: string | undefined, action: "decrypt"): DelegateDecryptor {
+  #decryptor(delegatePrivateKey: string | undefined): DelegateDecryptor {
     // Keyed by the delegate's address, never by its private key.
-    const keypair = this.#keypair(delegatePrivateKey, action);
+    const keypair = this.#keypair(delegatePrivateKey, "decrypt");
     const address = keypair.toSuiAddress();
     const now = Date.now();
     this.#dropExpired(now);
