@@ -52,12 +52,8 @@ export type { TransactionKind } from "./transactions.ts";
 export { type StateLedgerOptions, StateLedgerStore } from "./state_store.ts";
 export type {
   AccountDirectory,
-  CallOptions,
   KeyScope,
-  Operation,
   ResolvedAccount,
-  Sponsor,
-  SponsoredTransaction,
   StateBatch,
   StateEntry,
   StateKey,
@@ -65,7 +61,6 @@ export type {
   StateListOptions,
   StateSelector,
   StateSetOptions,
-  StateStore,
 } from "@svc/relayer/kit";
 
 /** Most delegate keys one account holds. */

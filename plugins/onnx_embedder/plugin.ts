@@ -10,14 +10,11 @@ import type { EmbedderPlugin } from "@svc/relayer/kit";
 export type {
   EmbedderOpenContext,
   EmbedderPlugin,
-  LogFields,
-  Logger,
   ModelPlace,
   OpenedEmbedder,
   RecognitionContext,
   Reranker,
   RerankOptions,
-  SettingsReader,
 } from "@svc/relayer/kit";
 import {
   DEFAULT_BATCH,
