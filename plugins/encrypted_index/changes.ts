@@ -108,10 +108,6 @@ function columnsOf(rows: BlockRow[], dimensions: number, plainBytes: number): Bl
   };
 }
 
-function blockId(): string {
-  return crypto.getRandomValues(new Uint8Array(8)).toHex();
-}
-
 /**
  * Plans the change that writes `items` (rows to add, ids to delete); `located` says where
  * their ids are now and `residents` holds every namespace involved, loaded.
@@ -184,7 +180,7 @@ export async function planChange(
     rows.push(...fresh.map((f) => f.row));
     const out: Written[] = [];
     for (const group of pack(rows, dimensions)) {
-      const id = blockId();
+      const id = crypto.getRandomValues(new Uint8Array(8)).toHex(); // a random block id
       const plain = encodeBlock(group, dimensions);
       const bytes = await keys.sealBlock(ref, id, plain);
       const block: StoredBlock = { id, bytes };

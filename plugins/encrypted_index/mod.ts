@@ -6,10 +6,9 @@
  * keyed hashes (HMAC), never by name.
  * A namespace is decrypted into memory the first time it is used and searched there exactly
  * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
- * a memory budget. Storage is a Deno KV database (`kv_storage.ts`) behind a small interface
- * (`storage.ts`); a crash leaves each write whole or absent (a write too large for one atomic
- * commit stages some blocks first, which are read only once its final commit landed). Another
- * storage can be given instead (`storage`: the PostgreSQL plugin's, shared by many relayers).
+ * a memory budget. Storage is a SQLite file (`sqlite_storage.ts`) behind a small interface
+ * (`storage.ts`), a crash leaving each write whole or absent; another storage can be given
+ * instead (`storage`: Deno KV's, or the PostgreSQL plugin's, shared by many relayers).
  *
  * Writes go through one writer per store. A namespace's stored version is checked by each
  * commit, and before each search unless the store is the index's only writer (`soleWriter`, as
