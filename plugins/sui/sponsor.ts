@@ -23,6 +23,7 @@ import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";
 import { verifyTransactionSignature } from "@mysten/sui/verify";
 import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
 import {
+  backendError,
   type CallOptions,
   rejected,
   type Sponsor,
@@ -267,13 +268,7 @@ export class SuiSponsor implements Sponsor {
       }
       this.#pending.set(digest, pending);
       if (options.signal?.aborted) throw options.signal.reason;
-      throw new SvcError(
-        "backend_unavailable",
-        "Cannot execute the transaction: sui is unavailable",
-        {
-          cause: error,
-        },
-      );
+      throw backendError("sui", "execute the transaction", error);
     }
     this.#remember(digest);
     const effects = response.effects;
