@@ -70,10 +70,6 @@ export function parseBlobObject(contents: Uint8Array): BlobObjectInfo {
   };
 }
 
-function utf8Length(value: string): number {
-  return new TextEncoder().encode(value).length;
-}
-
 /** A value split over `key`, `key_1`, `key_2`, … joined again; `undefined` when absent. */
 function joinChunks(attributes: Record<string, string>, key: string): string | undefined {
   let text = attributes[key];
@@ -113,7 +109,9 @@ export function metaToAttributes(meta: BlobMeta, appId: string): [string, string
     throw new RangeError("createdAt must be a non-negative integer");
   }
   for (const [key, value] of out) {
-    if (utf8Length(value) > MAX_VALUE_BYTES) throw new RangeError(`${key} is too long`);
+    if (new TextEncoder().encode(value).length > MAX_VALUE_BYTES) {
+      throw new RangeError(`${key} is too long`);
+    }
   }
   const attributes = meta.sealedAttributes;
   if (attributes !== undefined) {

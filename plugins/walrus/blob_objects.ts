@@ -132,13 +132,13 @@ export class BlobObjects {
       // node were down: its type says what is wrong first.
       const { data } = await client.getObject({ id: systemObjectId, options: { showType: true } });
       if (!data?.type?.endsWith("::system::System")) {
+        const found = data?.type
+          ? `${systemObjectId} is a ${data.type}`
+          : `no object has the id ${systemObjectId}`;
         throw new SvcError(
           "backend_unavailable",
-          `Cannot use the Walrus system object: ${
-            data?.type
-              ? `${systemObjectId} is a ${data.type}`
-              : `no object has the id ${systemObjectId}`
-          }, not Walrus's System: check SVC_WALRUS_SYSTEM_OBJECT_ID`,
+          `Cannot use the Walrus system object: ${found}, not Walrus's System: check ` +
+            "SVC_WALRUS_SYSTEM_OBJECT_ID",
           // An unusable answer: each attempt counts, and the job fails with this message.
           { details: { reason: "not_walrus_system" } },
         );

@@ -15,12 +15,10 @@
  * bytes twice gives the same blob id; `list` reports a blob id once, with the metadata written
  * first.
  *
- * `delete` drops the blob from the cache and deletes every `Blob` object of the operator with its
- * blob id (with a memory id, only that memory's), in a Sui transaction signed by the operator key
- * (`system::delete_blob`, which needs `systemObjectId`): the objects and their attributes are
- * gone, so `list` leaves the blob out, and the storage nodes drop it unless someone else stores
- * the same bytes. What a caching aggregator or a reader copied before is out of reach, as Walrus
- * documents.
+ * `delete` drops the blob from the cache and deletes the operator's `Blob` objects holding it
+ * (with a memory id, only that memory's; it needs `systemObjectId`, see `blob_objects.ts`), so
+ * `list` leaves it out. What a caching aggregator or a reader copied before is out of reach, as
+ * Walrus documents.
  *
  * @example
  * ```ts
@@ -254,11 +252,8 @@ export class WalrusBlobStore implements BlobStore {
       }
       if (!response.ok) {
         const detail = await readBounded(response, MAX_ANSWER_BYTES).catch(() => new Uint8Array());
-        throw new Error(
-          `the publisher answered HTTP ${response.status}: ${
-            new TextDecoder().decode(detail).slice(0, 300)
-          }`,
-        );
+        const text = new TextDecoder().decode(detail).slice(0, 300);
+        throw new Error(`the publisher answered HTTP ${response.status}: ${text}`);
       }
       body = JSON.parse(new TextDecoder().decode(await readBounded(response, MAX_ANSWER_BYTES)));
     } catch (error) {
