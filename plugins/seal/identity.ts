@@ -33,29 +33,3 @@ export async function memorySuffix(memoryId: string): Promise<Uint8Array<ArrayBu
 export function identityHex(ownerAddress: string, suffix: Uint8Array): string {
   return ownerAddress.slice(2).toLowerCase() + suffix.toHex();
 }
-
-/**
- * Identities (hex) a process erased, or found erased on chain, remembered so that their keys are
- * refused at once, whatever a session still holds; past `max` the oldest are forgotten (sessions
- * live 30 minutes at most).
- */
-export class ErasedIdentities {
-  #ids = new Set<string>();
-  #max: number;
-
-  constructor(max = 100_000) {
-    this.#max = max;
-  }
-
-  add(ids: Iterable<string>): void {
-    for (const id of ids) {
-      this.#ids.delete(id);
-      this.#ids.add(id);
-    }
-    while (this.#ids.size > this.#max) this.#ids.delete(this.#ids.values().next().value!);
-  }
-
-  has(id: string): boolean {
-    return this.#ids.has(id);
-  }
-}

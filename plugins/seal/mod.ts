@@ -49,7 +49,8 @@ import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
-import { ErasedIdentities, identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
+import { RecentSet } from "@svc/util/recent_set";
+import { identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
@@ -156,8 +157,12 @@ export class SealCipher implements Cipher {
   readonly #weights: Map<string, number>;
   /** Decryptors by delegate address, least recently used first. */
   readonly #decryptors = new Map<string, { decryptor: DelegateDecryptor; usedAt: number }>();
-  /** Identities erased through this cipher: refused at once, whatever a session still holds. */
-  readonly #erased = new ErasedIdentities();
+  /**
+   * Identities (hex) erased through this cipher, or found erased on chain: refused at once,
+   * whatever a session still holds; past 100 000 the oldest are forgotten (sessions live 30
+   * minutes at most).
+   */
+  readonly #erased = new RecentSet<string>(100_000);
 
   private constructor(options: SealCipherOptions) {
     this.#options = {
@@ -328,7 +333,7 @@ export class SealCipher implements Cipher {
 
   /** Refuses these identities from now on and drops every session holding one of their keys. */
   #forget(identities: string[]) {
-    this.#erased.add(identities);
+    for (const id of identities) this.#erased.add(id);
     const ids = new Set(identities);
     for (const { decryptor } of this.#decryptors.values()) decryptor.forget(ids);
   }
@@ -416,7 +421,7 @@ export class SealCipher implements Cipher {
         return await this.#accounts.accountOf(owner);
       },
       isErased: (id) => this.#erased.has(id),
-      foundErased: (ids) => this.#erased.add(ids),
+      foundErased: (ids) => ids.forEach((id) => this.#erased.add(id)),
       erasedOnChain: (accountId, ids) =>
         this.#accounts.erased(accountId, ids.map((id) => Uint8Array.fromHex(id).subarray(32))),
     });

@@ -31,6 +31,7 @@ import {
   SvcError,
 } from "@svc/relayer/kit";
 import { isAddress } from "@svc/util/keys";
+import { RecentSet } from "@svc/util/recent_set";
 import {
   ABORT_REASONS,
   ACCOUNT_MODULE,
@@ -102,7 +103,8 @@ export class SuiSponsor implements Sponsor {
   #pending = new Map<string, Pending>();
   /** Coins picked by sponsor calls still building or signing their transaction. */
   #reserved = new Set<string>();
-  #done = new Set<string>();
+  /** Digests executed (the latest 10 000). */
+  #done = new RecentSet<string>(10_000);
 
   private constructor(options: SuiSponsorOptions, keypair: Ed25519Keypair) {
     this.#options = options;
@@ -270,7 +272,7 @@ export class SuiSponsor implements Sponsor {
       if (options.signal?.aborted) throw options.signal.reason;
       throw backendError("sui", "execute the transaction", error);
     }
-    this.#remember(digest);
+    this.#done.add(digest);
     const effects = response.effects;
     if (effects?.status.status !== "success") {
       throw this.#failed(effects?.status.error, effects?.abortError);
@@ -375,11 +377,6 @@ export class SuiSponsor implements Sponsor {
     for (const [digest, pending] of this.#pending) {
       if (now > pending.expiresAt) this.#pending.delete(digest);
     }
-  }
-
-  #remember(digest: string) {
-    this.#done.add(digest);
-    if (this.#done.size > 10_000) this.#done.delete(this.#done.values().next().value!);
   }
 }
 

@@ -47,6 +47,7 @@ import { suiKeypair } from "@svc/sui/keys";
 import { suiClient } from "@svc/sui/rpc_client";
 import { sha256Hex } from "@svc/util/keys";
 import { readBounded } from "@svc/util/read_bounded";
+import { RecentSet } from "@svc/util/recent_set";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
@@ -145,7 +146,7 @@ export class WalrusBlobStore implements BlobStore {
   /** Stored blobs whose attributes are not written yet, by SHA-256 of the bytes. */
   readonly #unlabelled = new Map<string, Stored>();
   /** Blob ids deleted here (most recent {@link MAX_ERASED}): a read of one is not cached. */
-  readonly #erased = new Set<string>();
+  readonly #erased = new RecentSet<string>(MAX_ERASED);
 
   private constructor(options: ResolvedOptions, objects: BlobObjects) {
     this.#options = options;
@@ -300,9 +301,7 @@ export class WalrusBlobStore implements BlobStore {
           "(SVC_WALRUS_SYSTEM_OBJECT_ID)",
       );
     }
-    this.#erased.delete(blobId);
     this.#erased.add(blobId);
-    if (this.#erased.size > MAX_ERASED) this.#erased.delete(this.#erased.values().next().value!);
     for (const [digest, stored] of this.#unlabelled) {
       if (stored.blobId === blobId) this.#unlabelled.delete(digest);
     }
