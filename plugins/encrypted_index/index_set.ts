@@ -14,30 +14,22 @@
  */
 import {
   type IndexEmbedding,
-  type Logger,
   SvcError,
   type VectorIndexSet,
   type VectorStore,
 } from "@svc/relayer/kit";
 import { readActiveIndex, writeActiveIndex } from "./active_pointer.ts";
 import { hasIndexFile, indexPath, openIndexFile, removeIndexFiles } from "./index_file.ts";
-import { EncryptedVectorStore } from "./mod.ts";
+import { type EncryptedIndexOptions, EncryptedVectorStore } from "./mod.ts";
 
 const POINTER = "index.active";
 const DEFAULT = "index";
 
-/** How to open an {@linkcode EncryptedIndexSet}. */
-export interface EncryptedIndexSetOptions {
+/** How to open an {@linkcode EncryptedIndexSet}: each index is opened with these options. */
+export interface EncryptedIndexSetOptions
+  extends Pick<EncryptedIndexOptions, "secret" | "memoryMb" | "soleWriter" | "logger"> {
   /** The folder of the index files (the data directory). */
   dir: string;
-  /** The relayer's 32-byte secret, from which every key of every index is derived. */
-  secret: Uint8Array<ArrayBuffer>;
-  /** Memory for each open index's decrypted namespaces, in MiB (default 512). */
-  memoryMb?: number;
-  /** Nothing but this process writes the indexes (see `EncryptedIndexOptions.soleWriter`). */
-  soleWriter?: boolean;
-  /** Where the stores warn (default: JSON lines on stderr). */
-  logger?: Logger;
 }
 
 /** The encrypted indexes of a folder; see the module documentation. */
@@ -71,16 +63,13 @@ export class EncryptedIndexSet implements VectorIndexSet {
   }
 
   async open(name: string, embedding: IndexEmbedding): Promise<VectorStore> {
-    const { dir, secret, memoryMb, soleWriter, logger } = this.#options;
+    const { dir } = this.#options;
     return await EncryptedVectorStore.open({
+      ...this.#options,
       storage: await openIndexFile(dir, name),
       where: indexPath(dir, name),
-      secret,
       model: embedding.model,
       dimensions: embedding.dimensions,
-      memoryMb,
-      soleWriter,
-      logger,
     });
   }
 
