@@ -30,8 +30,7 @@ import {
 } from "@svc/relayer/kit";
 import { type HubModelOptions, openHubModel } from "./hub.ts";
 import { DEFAULT_BATCH } from "./settings.ts";
-import { type ModelRecipe, readModelDirectory } from "./model_dir.ts";
-import type { PoolingMode } from "./pooling.ts";
+import { type ModelDirOptions, type ModelRecipe, readModelDirectory } from "./model_dir.ts";
 import type { WorkerSettings } from "./worker.ts";
 
 export { hubAnswers, type HubModel, type HubModelOptions, openHubModel } from "./hub.ts";
@@ -53,8 +52,12 @@ export type {
   SettingsReader,
 } from "@svc/relayer/kit";
 
-/** How to open the embedder: a model directory, or a hub model to download into a cache. */
-export interface OnnxEmbedderOptions {
+/**
+ * How to open the embedder: a model directory, or a hub model to download into a cache; pooling
+ * and prefixes instead of the model's.
+ */
+export interface OnnxEmbedderOptions
+  extends Pick<ModelDirOptions, "pooling" | "queryPrefix" | "documentPrefix"> {
   /** A model directory to load (nothing is downloaded). */
   dir?: string;
   /** A hub model, downloaded into its cache unless it is there already (when `dir` is absent). */
@@ -65,12 +68,6 @@ export interface OnnxEmbedderOptions {
   batchSize?: number;
   /** Threads of one run; 0 (the default) lets onnxruntime choose. */
   threads?: number;
-  /** Pooling instead of the model's `1_Pooling/config.json`. */
-  pooling?: PoolingMode[];
-  /** Query prefix instead of the model's. */
-  queryPrefix?: string;
-  /** Document prefix instead of the model's. */
-  documentPrefix?: string;
   /** Where download progress and the loaded model are reported. */
   logger?: Logger;
 }
