@@ -4,6 +4,7 @@
  */
 import { SvcError } from "@svc/relayer/kit";
 import { IndexKeys } from "./keys.ts";
+import type { EncryptedIndexOptions } from "./mod.ts";
 import type { BlockStorage } from "./storage.ts";
 
 /**
@@ -21,12 +22,7 @@ const READS = new Set([1, 2, 3]);
  */
 export async function openKeys(
   storage: BlockStorage,
-  options: {
-    secret: Uint8Array<ArrayBuffer>;
-    model: string;
-    dimensions: number;
-    storage?: BlockStorage;
-  },
+  options: Pick<EncryptedIndexOptions, "secret" | "model" | "dimensions" | "storage">,
   where: string | undefined,
 ): Promise<IndexKeys> {
   const keys = await IndexKeys.derive(options.secret);

@@ -37,7 +37,7 @@ import {
   type VectorRow,
   type VectorStore,
 } from "@svc/relayer/kit";
-import { type BlockRow, infoText } from "./block.ts";
+import { infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
 import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
@@ -195,39 +195,35 @@ export class EncryptedVectorStore implements VectorStore {
     return unit(vector);
   }
 
-  upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    // Checked, copied and queued at once, so writes apply in the order they were called and
-    // a caller changing its rows afterwards does not change what is written.
-    let checked: { r: VectorRow; row: BlockRow }[];
-    try {
-      checked = rows.map((r) => ({
-        r,
-        row: {
-          id: r.id,
-          blobId: r.blobId,
-          createdAt: r.createdAt,
-          vector: this.#vector(r.vector, "index the memory"),
-          terms: r.terms?.join(" ") ?? "",
-          info: infoText(r.info),
-        },
-      }));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
+    // Checked, copied and queued at once (nothing is awaited before), so writes apply in the
+    // order they were called and a caller changing its rows afterwards does not change what is
+    // written.
+    const checked = rows.map((r) => ({
+      r,
+      row: {
+        id: r.id,
+        blobId: r.blobId,
+        createdAt: r.createdAt,
+        vector: this.#vector(r.vector, "index the memory"),
+        terms: r.terms?.join(" ") ?? "",
+        info: infoText(r.info),
+      },
+    }));
     const items = Promise.all(checked.map(async ({ r, row }) => {
       const ref = await this.#keys.ref(r.owner, r.namespace);
       this.#others?.name(ref, r.owner, r.namespace);
       const add: NewRow = { ref, owner: r.owner, namespace: r.namespace, row };
       return { id: r.id, add };
     })).then((all) => [...new Map(all.map((item) => [item.id, item])).values()]);
-    return this.#enqueue(rows.length, items, options?.signal);
+    return await this.#enqueue(rows.length, items, options?.signal);
   }
 
-  delete(ids: string[], options?: CallOptions): Promise<void> {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+  async delete(ids: string[], options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
     const items = [...new Set(ids)].map((id): WriteItem => ({ id }));
-    return this.#enqueue(items.length, Promise.resolve(items), options?.signal);
+    return await this.#enqueue(items.length, Promise.resolve(items), options?.signal);
   }
 
   #enqueue(count: number, items: Promise<WriteItem[]>, signal?: AbortSignal): Promise<void> {

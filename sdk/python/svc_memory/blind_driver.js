@@ -9469,24 +9469,19 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     }
     return unit(vector);
   }
-  upsert(rows, options) {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    let checked;
-    try {
-      checked = rows.map((r) => ({
-        r,
-        row: {
-          id: r.id,
-          blobId: r.blobId,
-          createdAt: r.createdAt,
-          vector: this.#vector(r.vector, "index the memory"),
-          terms: r.terms?.join(" ") ?? "",
-          info: infoText(r.info)
-        }
-      }));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async upsert(rows, options) {
+    options?.signal?.throwIfAborted();
+    const checked = rows.map((r) => ({
+      r,
+      row: {
+        id: r.id,
+        blobId: r.blobId,
+        createdAt: r.createdAt,
+        vector: this.#vector(r.vector, "index the memory"),
+        terms: r.terms?.join(" ") ?? "",
+        info: infoText(r.info)
+      }
+    }));
     const items = Promise.all(checked.map(async ({ r, row }) => {
       const ref = await this.#keys.ref(r.owner, r.namespace);
       this.#others?.name(ref, r.owner, r.namespace);
@@ -9506,16 +9501,16 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
         item
       ])).values()
     ]);
-    return this.#enqueue(rows.length, items, options?.signal);
+    return await this.#enqueue(rows.length, items, options?.signal);
   }
-  delete(ids, options) {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+  async delete(ids, options) {
+    options?.signal?.throwIfAborted();
     const items = [
       ...new Set(ids)
     ].map((id) => ({
       id
     }));
-    return this.#enqueue(items.length, Promise.resolve(items), options?.signal);
+    return await this.#enqueue(items.length, Promise.resolve(items), options?.signal);
   }
   #enqueue(count2, items, signal) {
     if (count2 === 0) return Promise.resolve();
