@@ -185,19 +185,17 @@ export class SuiAccountDirectory implements AccountDirectory {
   }
 
   /** Registry lookup: delegate address → account id, or `null`. */
-  #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
+  async #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
     if (!this.#delegates) {
-      return Promise.reject(
-        new SvcError(
-          "unauthorized",
-          "This relayer finds a key's account only from x-account-id (it has no " +
-            "SVC_REGISTRY_ID): send it (SVC_ACCOUNT_ID for svc)",
-          { details: { reason: "unknown_key" } },
-        ),
+      throw new SvcError(
+        "unauthorized",
+        "This relayer finds a key's account only from x-account-id (it has no " +
+          "SVC_REGISTRY_ID): send it (SVC_ACCOUNT_ID for svc)",
+        { details: { reason: "unknown_key" } },
       );
     }
     const address = new Ed25519PublicKey(Uint8Array.fromHex(publicKey)).toSuiAddress();
-    return this.#delegates.find(address, options);
+    return await this.#delegates.find(address, options);
   }
 }
 

@@ -137,18 +137,17 @@ export function isObjectId(value: unknown): value is string {
 
 /** The `SvcAccount` struct tag of a package. */
 export function accountType(packageId: string): string {
-  return normalizeStructTag(`${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::SvcAccount`);
+  return normalizeStructTag(target({ packageId }, "SvcAccount"));
 }
 
 /** The `AccountRegistry` struct tag of a package. */
 export function registryType(packageId: string): string {
-  return normalizeStructTag(
-    `${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::AccountRegistry`,
-  );
+  return normalizeStructTag(target({ packageId }, "AccountRegistry"));
 }
 
-const target = (ids: SvcAccountIds, fn: string) =>
-  `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::${fn}` as const;
+/** A function or type of the account module. */
+const target = (ids: Pick<SvcAccountIds, "packageId">, name: string) =>
+  `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::${name}` as const;
 
 /** Adds `create_account(registry, clock)` to a transaction. */
 export function createAccountCall(tx: SuiTransaction, ids: SvcAccountIds): void {
@@ -196,7 +195,7 @@ export function sealApproveCall(
   id: Uint8Array,
 ): void {
   tx.moveCall({
-    target: `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::seal_approve`,
+    target: target(ids, "seal_approve"),
     arguments: [tx.pure.vector("u8", id), tx.object(accountId), tx.object(SUI_CLOCK_OBJECT_ID)],
   });
 }
