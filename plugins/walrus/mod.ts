@@ -120,14 +120,16 @@ function isBlobId(blobId: string): boolean {
   }
 }
 
-type ResolvedOptions =
-  & WalrusBlobStoreOptions
-  & Required<
-    Pick<
-      WalrusBlobStoreOptions,
-      "epochs" | "appId" | "hedgeMs" | "aggregatorTimeoutMs" | "publisherTimeoutMs" | "maxBlobBytes"
-    >
-  >;
+/** The defaults of the options. */
+const DEFAULTS = {
+  epochs: 5,
+  appId: "svc",
+  hedgeMs: 250,
+  aggregatorTimeoutMs: 10_000,
+  publisherTimeoutMs: 60_000,
+  maxBlobBytes: 10 * 1024 * 1024,
+};
+type ResolvedOptions = WalrusBlobStoreOptions & typeof DEFAULTS;
 
 interface Stored {
   blobId: string;
@@ -157,7 +159,7 @@ export class WalrusBlobStore implements BlobStore {
 
   /** Checks the options and creates the cache directory (nothing is asked of the networks). */
   static async open(options: WalrusBlobStoreOptions): Promise<WalrusBlobStore> {
-    const epochs = options.epochs ?? 5;
+    const epochs = options.epochs ?? DEFAULTS.epochs;
     if (!Number.isInteger(epochs) || epochs < 1) {
       throw new SvcError("bad_request", "Cannot open the Walrus blob store: epochs must be ≥ 1");
     }
@@ -181,15 +183,7 @@ export class WalrusBlobStore implements BlobStore {
       walrusPackageId: options.walrusPackageId && normalizeSuiAddress(options.walrusPackageId),
     });
     await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
-    return new WalrusBlobStore({
-      appId: "svc",
-      hedgeMs: 250,
-      aggregatorTimeoutMs: 10_000,
-      publisherTimeoutMs: 60_000,
-      maxBlobBytes: 10 * 1024 * 1024,
-      ...options,
-      epochs,
-    }, objects);
+    return new WalrusBlobStore({ ...DEFAULTS, ...options, epochs }, objects);
   }
 
   async put(
