@@ -41,6 +41,16 @@ export interface NamespaceRef {
 
 const encoder = new TextEncoder();
 
+/** `map`'s value for `key`, made on first use; the map starts over past `CACHE_LIMIT` entries. */
+function cached<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    if (map.size >= CACHE_LIMIT) map.clear();
+    map.set(key, value = make());
+  }
+  return value;
+}
+
 function base64url(bytes: ArrayBuffer): string {
   return new Uint8Array(bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }
@@ -85,42 +95,25 @@ export class IndexKeys {
 
   /** Where the owner's namespace is filed. */
   ref(owner: string, namespace: string): Promise<NamespaceRef> {
-    const cacheKey = JSON.stringify([owner, namespace]);
-    let ref = this.#refs.get(cacheKey);
-    if (!ref) {
-      if (this.#refs.size >= CACHE_LIMIT) this.#refs.clear();
-      ref = Promise.all([
+    return cached(this.#refs, JSON.stringify([owner, namespace]), () =>
+      Promise.all([
         this.owner(owner),
         this.#hash(JSON.stringify(["namespace", owner, namespace])),
-      ]).then(([ownerHash, ns]) => ({ owner: ownerHash, ns }));
-      this.#refs.set(cacheKey, ref);
-    }
-    return ref;
-  }
-
-  /** The namespace's key in `keys`, derived on first use (HKDF info: `label` and the hash). */
-  #keyOf<K>(
-    keys: Map<string, Promise<K>>,
-    ref: NamespaceRef,
-    derive: (master: CryptoKey, salt: Uint8Array<ArrayBuffer>, info: string) => Promise<K>,
-    label: string,
-  ): Promise<K> {
-    let key = keys.get(ref.ns);
-    if (!key) {
-      if (keys.size >= CACHE_LIMIT) keys.clear();
-      keys.set(ref.ns, key = derive(this.#master, SALT, `${label} ${ref.ns}`));
-    }
-    return key;
+      ]).then(([ownerHash, ns]) => ({ owner: ownerHash, ns })));
   }
 
   /** The namespace's AES-GCM key (its name; blocks of format 2). */
   #aesKey(ref: NamespaceRef): Promise<CryptoKey> {
-    return this.#keyOf(this.#aesKeys, ref, deriveAesKey, "block");
+    return cached(this.#aesKeys, ref.ns, () => deriveAesKey(this.#master, SALT, `block ${ref.ns}`));
   }
 
   /** The namespace's ChaCha20-Poly1305 key (its blocks). */
   #blockKey(ref: NamespaceRef): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#keyOf(this.#blockKeys, ref, deriveRawKey, "chacha");
+    return cached(
+      this.#blockKeys,
+      ref.ns,
+      () => deriveRawKey(this.#master, SALT, `chacha ${ref.ns}`),
+    );
   }
 
   /** Encrypts `plaintext` under the namespace's AES-GCM key, bound to `place` (its name). */
