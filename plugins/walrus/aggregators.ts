@@ -26,12 +26,6 @@ export interface AggregatorReadOptions {
 
 type Attempt = AggregatorRead | { kind: "failed"; cause: unknown };
 
-class AggregatorStatusError extends Error {
-  constructor(readonly status: number) {
-    super(`the aggregator answered HTTP ${status}`);
-  }
-}
-
 async function attempt(
   base: string,
   blobId: string,
@@ -46,7 +40,7 @@ async function attempt(
     }
     await response.body?.cancel();
     if (response.status === 404) return { kind: "not_found" };
-    return { kind: "failed", cause: new AggregatorStatusError(response.status) };
+    return { kind: "failed", cause: new Error(`the aggregator answered HTTP ${response.status}`) };
   } catch (cause) {
     return { kind: "failed", cause };
   }
