@@ -8,6 +8,8 @@ import {
   readSuiRpcUrl,
 } from "@svc/sui/settings";
 
+import type { SealCipherOptions } from "./mod.ts";
+
 export type { SettingsReader } from "@svc/relayer/kit";
 
 /** One Seal key server: its on-chain `KeyServer` object and its weight. */
@@ -18,21 +20,14 @@ export interface SealKeyServerConfig {
   weight: number;
 }
 
-/** What `SVC_CIPHER=seal` needs. */
-export interface SealSettings {
-  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
-  rpcUrl: string;
-  /** The `svc_account` package whose `seal_approve` the key servers run (`SVC_PACKAGE_ID`). */
-  packageId: string;
-  /** The shared `AccountRegistry` object (`SVC_REGISTRY_ID`). */
-  registryId: string;
-  /** `SVC_SEAL_KEY_SERVERS`: `0x<object id>:<weight>` entries, comma-separated. */
-  keyServers: SealKeyServerConfig[];
-  /** `SVC_SEAL_THRESHOLD`: key servers needed to decrypt. */
-  threshold: number;
-  /** `SVC_SEAL_SERVER_KEY`: a delegate key the relayer decrypts with when a caller sends none. */
-  serverKey?: string;
-}
+/**
+ * What `SVC_CIPHER=seal` needs: the cipher's options its settings name (`SVC_SEAL_KEY_SERVERS`
+ * lists `0x<object id>:<weight>` entries, comma-separated).
+ */
+export type SealSettings = Pick<
+  SealCipherOptions,
+  "rpcUrl" | "packageId" | "registryId" | "keyServers" | "threshold" | "serverKey"
+>;
 
 const KEY_HEX = /^[0-9a-f]{64}$/;
 

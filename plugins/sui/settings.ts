@@ -5,16 +5,13 @@
  */
 import { type SettingsReader, shown } from "@svc/relayer/kit";
 
+import type { SuiAccountDirectoryOptions } from "./account_directory.ts";
+
 export type { SettingsReader } from "@svc/relayer/kit";
 
-/** What `SVC_CHAIN=sui` needs. */
-export interface SuiSettings {
-  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
-  rpcUrl: string;
-  /** The published `svc_account` package (`SVC_PACKAGE_ID`). */
-  packageId: string;
-  /** The shared `AccountRegistry` object (`SVC_REGISTRY_ID`). */
-  registryId?: string;
+/** What `SVC_CHAIN=sui` needs: the account directory's options, and the sponsor's key. */
+export interface SuiSettings
+  extends Pick<SuiAccountDirectoryOptions, "rpcUrl" | "packageId" | "registryId"> {
   /** Pays the gas of sponsored transactions (`SVC_SPONSOR_PRIVATE_KEY`); never logged. */
   sponsorPrivateKey?: string;
 }

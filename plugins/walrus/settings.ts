@@ -1,21 +1,18 @@
 /** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
 import type { SettingsReader } from "@svc/relayer/kit";
 import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "@svc/sui/settings";
+import type { WalrusBlobStoreOptions } from "./mod.ts";
 
 export type { SettingsReader } from "@svc/relayer/kit";
 
-/** What `SVC_BLOB_STORE=walrus` needs. */
-export interface WalrusSettings {
-  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`), where the blob objects live. */
-  rpcUrl: string;
-  /** `SVC_WALRUS_PUBLISHER_URL`. */
-  publisherUrl: string;
-  /** `SVC_WALRUS_AGGREGATOR_URLS`, tried in order. */
-  aggregatorUrls: string[];
+/** What `SVC_BLOB_STORE=walrus` needs: the store's options its settings name, and these. */
+export interface WalrusSettings extends
+  Pick<
+    WalrusBlobStoreOptions,
+    "rpcUrl" | "publisherUrl" | "aggregatorUrls" | "systemObjectId"
+  > {
   /** `SVC_WALRUS_EPOCHS`: how long Walrus keeps each blob. */
   epochs: number;
-  /** `SVC_WALRUS_SYSTEM_OBJECT_ID`: Walrus's `System` object, which names its current package. */
-  systemObjectId?: string;
   /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package, when no system object is given. */
   packageId?: string;
   /**
