@@ -22,6 +22,7 @@ import {
   type Sponsor,
   type SponsoredTransaction,
 } from "@svc/relayer/kit";
+import { freshRead } from "@svc/util/fresh_read";
 import { addressOf, isAddress } from "@svc/util/keys";
 import {
   decodeKind,
@@ -95,9 +96,11 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   /** The version the kept resolutions were read at (`undefined`: none kept yet). */
   #resolvedAt: string | null | undefined;
   #resolutions = new Map<string, ResolvedAccount | null>();
-  /** The version read in progress, and the one queued to start when it ends. */
-  #reading?: Promise<string | null>;
-  #queued?: Promise<string | null>;
+  /**
+   * The versionstamp of the ledger's version, from a read that starts after the call (calls made
+   * while one is under way share the one queued behind it).
+   */
+  #version = freshRead(() => this.#store.version());
 
   /** The ledger kept in `storage`: a Deno KV database, or a `LedgerStore`. */
   constructor(storage: Deno.Kv | LedgerStore, options: LedgerOptions = {}) {
@@ -187,30 +190,6 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       scope,
       ...(key.expires_at ? { expiresAt: Date.parse(key.expires_at) } : {}),
     };
-  }
-
-  /**
-   * The versionstamp of the ledger's version, from a read that starts after this call: the one
-   * starting now when none is in progress, else the one queued behind it (which calls made
-   * meanwhile share).
-   */
-  #version(): Promise<string | null> {
-    if (!this.#reading) return this.#startReading();
-    this.#queued ??= this.#reading.catch(() => {}).then(() => {
-      this.#queued = undefined;
-      return this.#startReading();
-    });
-    return this.#queued;
-  }
-
-  #startReading(): Promise<string | null> {
-    const reading = this.#store.version();
-    this.#reading = reading;
-    const done = () => {
-      if (this.#reading === reading) this.#reading = undefined;
-    };
-    reading.then(done, done);
-    return reading;
   }
 
   /** The account `accountId`, or `null`. */

@@ -28,10 +28,11 @@ import { bcs } from "@mysten/sui/bcs";
 import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
 import { SvcError } from "@svc/relayer/kit";
+import { freshRead } from "@svc/util/fresh_read";
 import { LruMap } from "@svc/util/lru_map";
 import { abortable } from "@svc/sui/abortable";
 import { parseMetadataField } from "./attributes.ts";
-import { objectExists, type OwnedBlobId, ownedBlobIds, undeletable } from "./owned_blobs.ts";
+import { objectExists, ownedBlobIds, undeletable } from "./owned_blobs.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */
 const METADATA_NAME = bcs.vector(bcs.u8()).serialize(new TextEncoder().encode("metadata"))
@@ -108,9 +109,15 @@ export class BlobObjects {
   #queue: PendingWrite[] = [];
   #pumping = false;
   #types: Promise<WalrusTypes> | null = null;
-  /** The scan of the operator's objects under way, and the one queued after it. */
-  #scanning: Promise<OwnedBlobId[]> | null = null;
-  #nextScan: Promise<OwnedBlobId[]> | null = null;
+  /**
+   * Every `Blob` object of the operator and its blob id, read after the call: callers arriving
+   * while a scan is under way share the next one.
+   */
+  #scan = freshRead(() =>
+    this.walrusTypes().then(({ blobType }) =>
+      ownedBlobIds(this.#options.client, this.address, blobType)
+    )
+  );
   /** Deletions of blob objects under way, so that one object is never deleted twice at once. */
   #deleting = new Map<string, Promise<void>>();
 
@@ -171,7 +178,7 @@ export class BlobObjects {
    */
   async deleteBlob(blobId: string, memoryId?: string, signal?: AbortSignal): Promise<number> {
     if (!this.#options.systemObjectId) throw new Error("no Walrus System object id");
-    const owned = await this.#scan(signal);
+    const owned = await abortable(this.#scan(), signal);
     signal?.throwIfAborted();
     const holding = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
     let objectIds = holding;
@@ -202,29 +209,6 @@ export class BlobObjects {
       } else if (await objectExists(this.#options.client, objectId)) throw error;
     }
     this.#attributes.delete(objectId);
-  }
-
-  /**
-   * Every `Blob` object of the operator and its blob id, read after the call: callers arriving
-   * while a scan is under way share the next one.
-   */
-  #scan(signal?: AbortSignal): Promise<OwnedBlobId[]> {
-    const start = () => {
-      const scan: Promise<OwnedBlobId[]> = this.walrusTypes()
-        .then(({ blobType }) => ownedBlobIds(this.#options.client, this.address, blobType))
-        .finally(() => {
-          if (this.#scanning === scan) this.#scanning = null;
-        });
-      this.#scanning = scan;
-      return scan;
-    };
-    this.#nextScan ??= this.#scanning
-      ? this.#scanning.catch(() => {}).then(() => {
-        this.#nextScan = null;
-        return start();
-      })
-      : null;
-    return abortable(this.#nextScan ?? start(), signal);
   }
 
   #enqueue(change: Change, size: number): Promise<void> {
