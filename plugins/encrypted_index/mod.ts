@@ -197,9 +197,8 @@ export class EncryptedVectorStore implements VectorStore {
 
   async upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
     options?.signal?.throwIfAborted();
-    // Checked, copied and queued at once (nothing is awaited before), so writes apply in the
-    // order they were called and a caller changing its rows afterwards does not change what is
-    // written.
+    // Checked, copied and queued before anything is awaited, so writes apply in the order they
+    // were called and a caller changing its rows afterwards does not change what is written.
     const checked = rows.map((r) => ({
       r,
       row: {
