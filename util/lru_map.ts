@@ -42,6 +42,11 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** The entries, least recently used first. */
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.#entries.entries();
+  }
+
   /** Forgets `key`. */
   delete(key: K): void {
     this.#entries.delete(key);

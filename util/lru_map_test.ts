@@ -11,3 +11,10 @@ Deno.test("LRU map: past its limit the least recently used entry goes; reading r
   kept.set("a", 4); // setting a kept key replaces it and drops nothing
   assert.deepEqual([kept.get("a"), kept.get("c"), kept.size], [4, 3, 2]);
 });
+
+Deno.test("LRU map: iterates least recently used first; forgets a deleted key", () => {
+  const kept = new LruMap<string, number>(3).set("a", 1).set("b", 2).set("c", 3);
+  kept.get("a");
+  kept.delete("c");
+  assert.deepEqual([...kept], [["b", 2], ["a", 1]]);
+});

@@ -8,6 +8,7 @@ import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { type CallOptions, SvcError } from "@svc/relayer/kit";
 import { RegistryTable, unwrap } from "@svc/sui/registry";
 import { withRpc } from "@svc/sui/rpc_client";
+import { LruMap } from "@svc/util/lru_map";
 import { PLUGIN } from "./errors.ts";
 
 const MAX_CACHED = 100_000;
@@ -17,9 +18,9 @@ export class AccountLookup {
   #client: SuiJsonRpcClient;
   #timeoutMs?: number;
   #table: RegistryTable;
-  #accounts = new Map<string, string>();
+  #accounts = new LruMap<string, string>(MAX_CACHED);
   /** Account id → the id of its `erased` table. */
-  #erasedTables = new Map<string, string>();
+  #erasedTables = new LruMap<string, string>(MAX_CACHED);
 
   constructor(
     client: SuiJsonRpcClient,
@@ -46,7 +47,7 @@ export class AccountLookup {
     if (!accountId) {
       throw new SvcError("forbidden", `Cannot ${action}: the owner has no svc account on chain`);
     }
-    keep(this.#accounts, owner, accountId);
+    this.#accounts.set(owner, accountId);
     return accountId;
   }
 
@@ -80,17 +81,11 @@ export class AccountLookup {
         `Cannot decrypt: the svc account ${accountId} is unusable (it has no erased table)`,
       );
     }
-    keep(this.#erasedTables, accountId, id);
+    this.#erasedTables.set(accountId, id);
     return id;
   }
 
   #rpc<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return withRpc(PLUGIN, "decrypt", { timeoutMs: this.#timeoutMs }, call);
   }
-}
-
-/** Keeps `key → value`, dropping the oldest entry past {@link MAX_CACHED}. */
-function keep(map: Map<string, string>, key: string, value: string) {
-  if (map.size >= MAX_CACHED) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }

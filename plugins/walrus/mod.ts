@@ -47,6 +47,7 @@ import { suiKeypair } from "@svc/sui/keys";
 import { suiClient } from "@svc/sui/rpc_client";
 import { sha256Hex } from "@svc/util/keys";
 import { readBounded } from "@svc/util/read_bounded";
+import { LruMap } from "@svc/util/lru_map";
 import { RecentSet } from "@svc/util/recent_set";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
@@ -146,7 +147,7 @@ export class WalrusBlobStore implements BlobStore {
   readonly #cache: BlobCache;
   readonly #objects: BlobObjects;
   /** Stored blobs whose attributes are not written yet, by SHA-256 of the bytes. */
-  readonly #unlabelled = new Map<string, Stored>();
+  readonly #unlabelled = new LruMap<string, Stored>(1000);
   /** Blob ids deleted here (most recent {@link MAX_ERASED}): a read of one is not cached. */
   readonly #erased = new RecentSet<string>(MAX_ERASED);
 
@@ -210,11 +211,7 @@ export class WalrusBlobStore implements BlobStore {
       try {
         await this.#objects.writeAttributes(stored.objectId, attributes);
       } catch (error) {
-        this.#unlabelled.delete(digest);
         this.#unlabelled.set(digest, stored);
-        if (this.#unlabelled.size > 1000) {
-          this.#unlabelled.delete(this.#unlabelled.keys().next().value!);
-        }
         throw backendError(`${PLUGIN} (Sui full node)`, "write the blob metadata", error);
       }
     }
