@@ -6,6 +6,7 @@
  * so only the blocks it does not hold are read and decrypted, and those no longer stored dropped.
  */
 import type { Logger } from "@svc/relayer/kit";
+import { SharedRuns } from "@svc/util/shared_runs";
 import { type BlockColumns, decodeBlock } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { Resident } from "./resident.ts";
@@ -21,7 +22,7 @@ export class NamespaceCache {
   #budget: number;
   #logger: Logger;
   #residents = new Map<string, Resident>();
-  #loading = new Map<string, Promise<Resident>>();
+  #loading = new SharedRuns<string, Resident>();
   /** Namespaces held that may be out of date (see `drop`). */
   #stale = new Set<string>();
   #oversized = new Set<string>();
@@ -88,12 +89,7 @@ export class NamespaceCache {
       this.#residents.set(ref.ns, resident);
       return Promise.resolve(resident);
     }
-    let loading = this.#loading.get(ref.ns);
-    if (!loading) {
-      loading = this.#load(ref).finally(() => this.#loading.delete(ref.ns));
-      this.#loading.set(ref.ns, loading);
-    }
-    return loading;
+    return this.#loading.run(ref.ns, () => this.#load(ref));
   }
 
   /**

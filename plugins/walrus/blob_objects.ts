@@ -30,6 +30,7 @@ import { WalrusClient } from "@mysten/walrus";
 import { SvcError } from "@svc/relayer/kit";
 import { freshRead } from "@svc/util/fresh_read";
 import { LruMap } from "@svc/util/lru_map";
+import { SharedRuns } from "@svc/util/shared_runs";
 import { abortable } from "@svc/sui/abortable";
 import { parseMetadataField } from "./attributes.ts";
 import { objectExists, ownedBlobIds, undeletable } from "./owned_blobs.ts";
@@ -119,7 +120,7 @@ export class BlobObjects {
     )
   );
   /** Deletions of blob objects under way, so that one object is never deleted twice at once. */
-  #deleting = new Map<string, Promise<void>>();
+  #deleting = new SharedRuns<string, void>();
 
   /** Objects of `options.systemObjectId`'s Walrus, or else `options.walrusPackageId`'s. */
   constructor(options: BlobObjectsOptions) {
@@ -189,14 +190,7 @@ export class BlobObjects {
         return owner === undefined || owner === memoryId;
       });
     }
-    await Promise.all(objectIds.map((objectId) => {
-      let deleting = this.#deleting.get(objectId);
-      if (!deleting) {
-        deleting = this.#deleteObject(objectId).finally(() => this.#deleting.delete(objectId));
-        this.#deleting.set(objectId, deleting);
-      }
-      return deleting;
-    }));
+    await Promise.all(objectIds.map((id) => this.#deleting.run(id, () => this.#deleteObject(id))));
     return holding.length - objectIds.length;
   }
 

@@ -7509,6 +7509,20 @@ function decodeBlock(plaintext, dimensions) {
   };
 }
 
+// util/shared_runs.ts
+var SharedRuns = class {
+  #running = /* @__PURE__ */ new Map();
+  /** The run under way for `key`, or `task()`, shared until it settles. */
+  run(key, task) {
+    let running = this.#running.get(key);
+    if (!running) {
+      running = task().finally(() => this.#running.delete(key));
+      this.#running.set(key, running);
+    }
+    return running;
+  }
+};
+
 // plugins/encrypted_index/vector_column.ts
 var KERNELS = "AGFzbQEAAAABHANgBX9/f39/AGAIf39/f399f38AYAR7f399AX0CDwEDZW52Bm1lbW9yeQIAAAMEAwABAgcTAgRkb3RzAAAIY29kZURvdHMAAQqFBwOTAQIEfwF7IANBAnQhCCABIQUgASACIAhsaiEGAkADQCAFIAZPDQFDAAAAAP0TIQlBACEHAkADQCAHIAhPDQEgCSAAIAdq/QAEACAFIAdq/QAEAP3mAf3kASEJIAdBEGohBwwACwsgBCAJ/R8AIAn9HwGSIAn9HwIgCf0fA5KSOAIAIARBBGohBCAFIAhqIQUMAAsLC8YFAgR/BXsgASEIIAEgAyADQQRwayAEbGohCSABIAMgBGxqIQoCQANAIAggCU8NAUEA/REhDUEA/REhDkEA/REhD0EA/REhEEEAIQsCQANAIAsgBE8NASAAIAtq/QAEACEMIAwgCCALav0ABAAgDf2TAiENIAwgCCAEQQFsaiALav0ABAAgDv2TAiEOIAwgCCAEQQJsaiALav0ABAAgD/2TAiEPIAwgCCAEQQNsaiALav0ABAAgEP2TAiEQIAAgC2r9AAQQIQwgDCAIIAtq/QAEECAN/ZMCIQ0gDCAIIARBAWxqIAtq/QAEECAO/ZMCIQ4gDCAIIARBAmxqIAtq/QAEECAP/ZMCIQ8gDCAIIARBA2xqIAtq/QAEECAQ/ZMCIRAgACALav0ABCAhDCAMIAggC2r9AAQgIA39kwIhDSAMIAggBEEBbGogC2r9AAQgIA79kwIhDiAMIAggBEECbGogC2r9AAQgIA/9kwIhDyAMIAggBEEDbGogC2r9AAQgIBD9kwIhECAAIAtq/QAEMCEMIAwgCCALav0ABDAgDf2TAiENIAwgCCAEQQFsaiALav0ABDAgDv2TAiEOIAwgCCAEQQJsaiALav0ABDAgD/2TAiEPIAwgCCAEQQNsaiALav0ABDAgEP2TAiEQIAtBwABqIQsMAAsLIAcgDSAGIAJBAGogBRACOAIAIAcgDiAGIAJBBGogBRACOAIEIAcgDyAGIAJBCGogBRACOAIIIAcgECAGIAJBDGogBRACOAIMIAdBEGohByACQRBqIQIgCCAEQQRsaiEIDAALCwJAA0AgCCAKTw0BQQD9ESENQQAhCwJAA0AgCyAETw0BIAAgC2r9AAQAIAggC2r9AAQAIA39kwIhDSALQRBqIQsMAAsLIAcgDSAGIAIgBRACOAIAIAdBBGohByACQQRqIQIgCCAEaiEIDAALCwsmACAA/RsAIAD9GwFqIAD9GwIgAP0bA2pqIAFrsiACKgIAlCADlAs=";
 var PAGE2 = 65536;
@@ -8038,7 +8052,7 @@ var NamespaceCache = class {
   #budget;
   #logger;
   #residents = /* @__PURE__ */ new Map();
-  #loading = /* @__PURE__ */ new Map();
+  #loading = new SharedRuns();
   /** Namespaces held that may be out of date (see `drop`). */
   #stale = /* @__PURE__ */ new Set();
   #oversized = /* @__PURE__ */ new Set();
@@ -8094,12 +8108,7 @@ var NamespaceCache = class {
       this.#residents.set(ref.ns, resident);
       return Promise.resolve(resident);
     }
-    let loading = this.#loading.get(ref.ns);
-    if (!loading) {
-      loading = this.#load(ref).finally(() => this.#loading.delete(ref.ns));
-      this.#loading.set(ref.ns, loading);
-    }
-    return loading;
+    return this.#loading.run(ref.ns, () => this.#load(ref));
   }
   /**
    * Reads a namespace, or brings the one held (out of date) up to its stored version; read
