@@ -2,9 +2,9 @@
  * A local read-through cache of blob bytes (ciphertext), one file per blob id:
  * `<dir>/<id[0..2]>/<id>` holding `sha256(bytes) ‖ bytes`. A file whose digest does not match
  * its bytes (a torn or corrupted write, a disk error) is removed and reported as a miss, so a
- * corrupt file is never served. Files are written to a temporary name and renamed.
+ * corrupt file is never served. Files are written whole or not at all (`writeCache`).
  */
-import { ignoreNotFound } from "@svc/util/files";
+import { ignoreNotFound, writeCache } from "@svc/util/files";
 import { sha256Hex } from "@svc/util/keys";
 
 const DIGEST_BYTES = 32;
@@ -50,17 +50,9 @@ export class BlobCache {
 
   /** Stores bytes for a blob id; a failure to write only costs a later network read. */
   async write(blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
-    const path = this.#pathOf(blobId);
-    const temp = `${path}.${crypto.randomUUID()}.tmp`;
-    try {
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
-      const file = new Uint8Array(DIGEST_BYTES + bytes.length);
-      file.set(Uint8Array.fromHex(await sha256Hex(bytes)));
-      file.set(bytes, DIGEST_BYTES);
-      await Deno.writeFile(temp, file, { mode: 0o600 });
-      await Deno.rename(temp, path);
-    } catch {
-      await Deno.remove(temp).catch(() => {});
-    }
+    const file = new Uint8Array(DIGEST_BYTES + bytes.length);
+    file.set(Uint8Array.fromHex(await sha256Hex(bytes)));
+    file.set(bytes, DIGEST_BYTES);
+    await writeCache(this.#pathOf(blobId), file);
   }
 }
