@@ -83,8 +83,7 @@ export class OtherWriters implements StorageWatcher {
     this.#tell(this.#replaced, []);
   }
 
-  // deno-lint-ignore no-explicit-any
-  #tell(listeners: ((...args: any[]) => void)[], args: string[]): void {
+  #tell(listeners: ((...args: string[]) => void)[], args: string[]): void {
     for (const listener of listeners) {
       try {
         listener(...args);

@@ -8300,7 +8300,6 @@ var OtherWriters = class {
     this.#moved.clear();
     this.#tell(this.#replaced, []);
   }
-  // deno-lint-ignore no-explicit-any
   #tell(listeners, args) {
     for (const listener of listeners) {
       try {
