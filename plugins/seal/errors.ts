@@ -19,6 +19,8 @@ import { SvcError } from "@svc/relayer/kit";
 
 /** The plugin name used in messages. */
 export const PLUGIN = "Seal";
+/** The SDK's errors that blame the ciphertext, whichever step throws them. */
+const MALFORMED = [InvalidCiphertextError, InconsistentKeyServersError, InvalidThresholdError];
 
 /** A ciphertext that does not parse or decrypt. */
 export function malformed(cause?: unknown, state = "the ciphertext is malformed or was altered") {
@@ -47,12 +49,7 @@ export function fetchError(error: unknown): SvcError {
       { cause: error },
     );
   }
-  if (
-    error instanceof InvalidCiphertextError || error instanceof InconsistentKeyServersError ||
-    error instanceof InvalidThresholdError
-  ) {
-    return malformed(error);
-  }
+  if (MALFORMED.some((type) => error instanceof type)) return malformed(error);
   const detail = error instanceof SealAPIError
     ? "the key servers did not return enough keys"
     : "the key servers or the Sui full node cannot be reached";
@@ -72,13 +69,8 @@ export function fetchError(error: unknown): SvcError {
  */
 export function decryptError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
-  if (
-    error instanceof InvalidCiphertextError || error instanceof DecryptionError ||
-    error instanceof InconsistentKeyServersError || error instanceof InvalidThresholdError ||
-    error instanceof UnsupportedFeatureError
-  ) {
-    return malformed(error);
-  }
+  const types = [...MALFORMED, DecryptionError, UnsupportedFeatureError];
+  if (types.some((type) => error instanceof type)) return malformed(error);
   if (
     error instanceof SealAPIError || error instanceof SuiHTTPTransportError ||
     (error instanceof DOMException && /^(TimeoutError|AbortError)$/.test(error.name))
