@@ -49,6 +49,7 @@ import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
+import { isKeyHex } from "@svc/util/keys";
 import { RecentSet } from "@svc/util/recent_set";
 import { identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
@@ -102,8 +103,6 @@ export interface SealCipherOptions {
   sponsor?: Sponsor;
 }
 
-const SEED = /^[0-9a-f]{64}$/;
-
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
   const whole = (n: number, min: number, max = Infinity) =>
@@ -129,7 +128,7 @@ function checkOptions(options: SealCipherOptions): string[] {
   if (!whole(options.threshold, 1, total)) {
     problems.push(`threshold must be an integer from 1 to the servers' total weight ${total}`);
   }
-  if (options.serverKey !== undefined && !SEED.test(options.serverKey)) {
+  if (options.serverKey !== undefined && !isKeyHex(options.serverKey)) {
     problems.push("serverKey must be 64 lowercase hex characters");
   }
   if (options.maxDelegates !== undefined && !whole(options.maxDelegates, 1)) {
@@ -382,7 +381,7 @@ export class SealCipher implements Cipher {
         `Cannot ${action}: Seal needs a delegate key; send x-delegate-key with the request`,
       );
     }
-    if (!SEED.test(seed)) {
+    if (!isKeyHex(seed)) {
       throw new SvcError(
         "bad_request",
         `Cannot ${action}: the delegate key must be 64 lowercase hex characters`,

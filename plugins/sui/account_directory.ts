@@ -28,6 +28,7 @@ import {
   type ResolvedAccount,
   SvcError,
 } from "@svc/relayer/kit";
+import { isKeyHex } from "@svc/util/keys";
 import { accountType, isObjectId, operationsOfMask, registryType } from "./svc_account.ts";
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
@@ -42,7 +43,6 @@ export interface SuiAccountDirectoryOptions extends SuiRpcOptions {
   registryId?: string;
 }
 
-const PUBLIC_KEY = /^[0-9a-f]{64}$/;
 const MAX_DATE_MS = 8_640_000_000_000_000n;
 
 /** The `AccountDirectory` over `SvcAccount` objects on Sui; see the module documentation. */
@@ -127,7 +127,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     options: CallOptions = {},
   ): Promise<ResolvedAccount | null> {
     options.signal?.throwIfAborted();
-    if (typeof publicKey !== "string" || !PUBLIC_KEY.test(publicKey)) return null;
+    if (!isKeyHex(publicKey)) return null;
     let accountId: string;
     if (accountIdHint !== undefined) {
       if (!isObjectId(accountIdHint)) return null;

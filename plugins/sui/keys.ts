@@ -6,9 +6,9 @@
 import { decodeSuiPrivateKey } from "@mysten/sui/cryptography";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { SvcError } from "@svc/relayer/kit";
+import { isKeyHex } from "@svc/util/keys";
 
 const BECH32 = /^suiprivkey1[02-9ac-hj-np-z]{50,}$/;
-const HEX_SEED = /^[0-9a-f]{64}$/;
 
 /** An Ed25519 keypair of `@mysten/sui` (its `Ed25519Keypair`), as `suiKeypair` makes it. */
 export type SuiKeypair = Ed25519Keypair;
@@ -20,7 +20,7 @@ export function suiKeypair(text: string): SuiKeypair {
 
 /** The 64-hex seed of an Ed25519 key given as `suiprivkey1…` or as its seed. */
 export function suiSeed(text: string): string {
-  if (typeof text === "string" && HEX_SEED.test(text)) return text;
+  if (isKeyHex(text)) return text;
   if (typeof text !== "string" || !BECH32.test(text)) {
     throw cannotLoad("it must be suiprivkey1… or 64 lowercase hex characters of an Ed25519 seed");
   }
