@@ -48,12 +48,6 @@ export function downloadDeadline(limits: DownloadLimits, signal?: AbortSignal) {
   };
 }
 
-/** What a download fetches: a path in the model's directory and its size. */
-interface Sized {
-  path: string;
-  size: number;
-}
-
 /**
  * Why `files` may not be downloaded into `dir`, or undefined: one past the cap, all past it, or
  * more than the disk has free (files in place with their size are not counted).
@@ -61,7 +55,7 @@ interface Sized {
 export async function refusedSize(
   limits: DownloadLimits,
   dir: string,
-  files: Sized[],
+  files: { path: string; size: number }[],
 ): Promise<string | undefined> {
   const max = limits.maxBytes ?? DEFAULT_DOWNLOAD_MAX_MB * 1024 * 1024;
   const cap = `the ${megabytes(max)} MB a model download may hold (SVC_MODEL_DOWNLOAD_MAX_MB)`;
