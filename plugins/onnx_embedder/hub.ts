@@ -42,6 +42,7 @@ import {
   type PinRecord,
   PINS_FILE,
   readPinRecord,
+  readRecord,
   RELEASE_PINS,
   type ReleasePins,
   writeRecord,
@@ -150,14 +151,6 @@ function pick(siblings: Sibling[]): { wanted: Wanted[]; missing: string[] } {
   return { wanted, missing };
 }
 
-async function readManifest(dir: string): Promise<Manifest | undefined> {
-  try {
-    return JSON.parse(await Deno.readTextFile(`${dir}/${MANIFEST}`));
-  } catch {
-    return undefined;
-  }
-}
-
 /** The SHA-256 of each file of a manifest, or the first path whose file no longer matches. */
 async function verify(
   dir: string,
@@ -209,7 +202,7 @@ async function pinsOf(options: HubModelOptions, dir: string, revision: string) {
   if (release) return { pins: release, pin: "release" as const };
   const record = await readPinRecord(dir, options.model, revision);
   if (record) return { pins: record.files, pin: "first download" as const };
-  const manifest = await readManifest(dir);
+  const manifest = await readRecord<Manifest>(dir, MANIFEST);
   if (manifest?.model !== options.model || manifest.revision !== revision) return undefined;
   return { pins: asPins(manifest.files), pin: "first download" as const };
 }
@@ -223,7 +216,7 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
   const revision = options.revision ?? "main";
   const dir = hubModelDir(options.modelsDir, options.model);
   const pinned = await pinsOf(options, dir, revision);
-  const manifest = await readManifest(dir);
+  const manifest = await readRecord<Manifest>(dir, MANIFEST);
   if (
     manifest?.model === options.model &&
     (manifest.revision === revision || manifest.commit === revision)

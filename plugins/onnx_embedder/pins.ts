@@ -97,15 +97,19 @@ export async function readPinRecord(
   model: string,
   revision: string,
 ): Promise<PinRecord | undefined> {
-  let record: PinRecord;
-  try {
-    record = JSON.parse(await Deno.readTextFile(`${dir}/${PINS_FILE}`));
-  } catch {
-    return undefined;
-  }
+  const record = await readRecord<PinRecord>(dir, PINS_FILE);
   const sound = record?.model === model && record.revision === revision &&
     typeof record.files === "object" && record.files !== null;
   return sound ? record : undefined;
+}
+
+/** The JSON record `dir/file`; undefined when it cannot be read or is not JSON. */
+export async function readRecord<T>(dir: string, file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(`${dir}/${file}`));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes `record` as JSON to `dir/file` whole: a crash leaves the old file or the new. */
