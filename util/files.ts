@@ -28,11 +28,6 @@ export async function nullIfMissing<T>(operation: Promise<T>): Promise<T | null>
   }
 }
 
-/** For `.catch` after removing or changing a file: a file already gone is no error. */
-export function ignoreNotFound(error: unknown): void {
-  if (!(error instanceof Deno.errors.NotFound)) throw error;
-}
-
 /**
  * Writes `bytes` to `path` (its folder made owner-only), whole or not at all: through a temporary
  * file renamed into place. A cache is optional: where it cannot be written (a read-only folder),

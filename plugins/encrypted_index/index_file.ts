@@ -9,7 +9,7 @@
  * ```
  */
 import { checkIndexName, SvcError } from "@svc/relayer/kit";
-import { ignoreNotFound, pathExists } from "@svc/util/files";
+import { nullIfMissing, pathExists } from "@svc/util/files";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import type { BlockStorage, NamespaceRef, StoredBlock } from "./storage.ts";
@@ -36,7 +36,7 @@ export async function hasIndexFile(dir: string, name: string): Promise<boolean> 
 export async function removeIndexFiles(dir: string, name: string): Promise<void> {
   const path = indexPath(dir, name);
   for (const file of [path, `${path}-wal`, `${path}-shm`, ...oldFiles(dir, name)]) {
-    await Deno.remove(file).catch(ignoreNotFound);
+    await nullIfMissing(Deno.remove(file));
   }
 }
 

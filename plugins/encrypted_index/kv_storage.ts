@@ -31,7 +31,7 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
-import { ignoreNotFound } from "@svc/util/files";
+import { nullIfMissing } from "@svc/util/files";
 import { concatBytes } from "@svc/util/sealing";
 import { retryWhileLocked } from "@svc/util/kv_locked";
 import type {
@@ -142,7 +142,7 @@ export class KvBlockStorage implements BlockStorage {
     // Private to the relayer's user (SQLite then creates its -wal and -shm files alike).
     if (path !== ":memory:" && Deno.build.os !== "windows") {
       for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-        await Deno.chmod(file, 0o600).catch(ignoreNotFound);
+        await nullIfMissing(Deno.chmod(file, 0o600));
       }
     }
     return new KvBlockStorage(kv);

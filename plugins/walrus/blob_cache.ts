@@ -4,7 +4,7 @@
  * its bytes (a torn or corrupted write, a disk error) is removed and reported as a miss, so a
  * corrupt file is never served. Files are written whole or not at all (`writeCache`).
  */
-import { ignoreNotFound, writeCache } from "@svc/util/files";
+import { nullIfMissing, writeCache } from "@svc/util/files";
 import { sha256Hex } from "@svc/util/keys";
 
 const DIGEST_BYTES = 32;
@@ -45,7 +45,7 @@ export class BlobCache {
 
   /** Removes a blob's file, if any (a deleted blob must not be served from here). */
   async remove(blobId: string): Promise<void> {
-    await Deno.remove(this.#pathOf(blobId)).catch(ignoreNotFound);
+    await nullIfMissing(Deno.remove(this.#pathOf(blobId)));
   }
 
   /** Stores bytes for a blob id; a failure to write only costs a later network read. */
