@@ -6239,6 +6239,14 @@ var LruMap = class {
     if (value === void 0) this.set(key, value = make());
     return value;
   }
+  /** The entries, least recently used first. */
+  [Symbol.iterator]() {
+    return this.#entries.entries();
+  }
+  /** Forgets `key`. */
+  delete(key) {
+    this.#entries.delete(key);
+  }
   /** Forgets every entry. */
   clear() {
     this.#entries.clear();
@@ -6881,8 +6889,13 @@ function onnxModelId(recipe2) {
 }
 
 // util/files.ts
-function ignoreNotFound(error) {
-  if (!(error instanceof Deno.errors.NotFound)) throw error;
+async function nullIfMissing(operation) {
+  try {
+    return await operation;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
 }
 async function writeCache(path, bytes) {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
@@ -7349,8 +7362,8 @@ var GloveEmbedder = class _GloveEmbedder {
   /** Loads the cache, converting the package's vectors into it first when it is missing. */
   static async open(options) {
     const path = `${options.cacheDir}/${CACHE_FILE}`;
-    const cached = await Deno.readFile(path).then(decode, () => null);
-    if (cached) return new _GloveEmbedder(cached);
+    const cached2 = await Deno.readFile(path).then(decode, () => null);
+    if (cached2) return new _GloveEmbedder(cached2);
     let file;
     try {
       file = await Deno.open(options.source ?? packageJson());
@@ -7470,22 +7483,22 @@ function encodeBlock(rows, dimensions) {
 }
 function decodeBlock(plaintext, dimensions) {
   const view = new DataView(plaintext);
-  const damaged2 = (why) => new SvcError("internal", `Cannot read the vector index: a block is damaged (${why})`);
+  const damaged = (why) => new SvcError("internal", `Cannot read the vector index: a block is damaged (${why})`);
   if (plaintext.byteLength < HEADER || !READS.has(view.getUint32(0, true))) {
-    throw damaged2("unknown format");
+    throw damaged("unknown format");
   }
   const count2 = view.getUint32(4, true);
-  if (view.getUint32(8, true) !== dimensions) throw damaged2("vector size differs");
+  if (view.getUint32(8, true) !== dimensions) throw damaged("vector size differs");
   const timesAt = vectorsEnd(count2, dimensions);
   const jsonAt = timesAt + count2 * 8;
   const infosAt = jsonAt + view.getUint32(12, true);
-  if (infosAt > plaintext.byteLength) throw damaged2("bad length");
+  if (infosAt > plaintext.byteLength) throw damaged("bad length");
   const decoder5 = new TextDecoder();
   const parsed = JSON.parse(decoder5.decode(new Uint8Array(plaintext, jsonAt, infosAt - jsonAt)));
   const { i: ids, b: blobIds, t: terms2 } = parsed;
   const lengths = parsed.n;
   if (ids?.length !== count2 || blobIds?.length !== count2 || terms2?.length !== count2 || lengths !== void 0 && lengths.length !== count2) {
-    throw damaged2("row count differs");
+    throw damaged("row count differs");
   }
   let infos = null;
   if (lengths) {
@@ -7493,9 +7506,9 @@ function decodeBlock(plaintext, dimensions) {
     infos = new Array(count2);
     let at = 0;
     for (let i = 0; i < count2; i++) infos[i] = text.slice(at, at += lengths[i]);
-    if (at !== text.length) throw damaged2("info lengths differ");
+    if (at !== text.length) throw damaged("info lengths differ");
   } else if (infosAt !== plaintext.byteLength) {
-    throw damaged2("bad length");
+    throw damaged("bad length");
   }
   return {
     count: count2,
@@ -7850,9 +7863,9 @@ var Resident = class _Resident {
     return copy;
   }
   /** Adds the rows of a stored block. */
-  addBlock(blockId2, sealedBytes, columns) {
+  addBlock(blockId, sealedBytes, columns) {
     const { count: count2 } = columns;
-    this.blocks.set(blockId2, {
+    this.blocks.set(blockId, {
       count: count2,
       plainBytes: columns.plainBytes,
       sealedBytes
@@ -7874,7 +7887,7 @@ var Resident = class _Resident {
       this.#blobIds.push(columns.blobIds[i]);
       this.#terms.push(columns.terms[i]);
       this.#infos.push(info);
-      this.#blockOf.push(blockId2);
+      this.#blockOf.push(blockId);
       this.#row.set(id, start + i);
       this.#stringBytes += id.length + columns.blobIds[i].length + columns.terms[i].length + info.length;
     }
@@ -7884,28 +7897,32 @@ var Resident = class _Resident {
     const row = this.#row.get(id);
     if (row === void 0) return;
     this.#row.delete(id);
+    const [blobId, terms2, info] = [
+      this.#blobIds[row],
+      this.#terms[row],
+      this.#infos[row]
+    ];
     const block = this.blocks.get(this.#blockOf[row]);
     if (block) {
       block.count--;
-      block.plainBytes -= rowBytes(this.dimensions, id, this.#blobIds[row], this.#terms[row], this.#infos[row]);
+      block.plainBytes -= rowBytes(this.dimensions, id, blobId, terms2, info);
     }
-    this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length + this.#infos[row].length;
+    this.#stringBytes -= id.length + blobId.length + terms2.length + info.length;
+    const columns = [
+      this.#ids,
+      this.#blobIds,
+      this.#terms,
+      this.#infos,
+      this.#blockOf
+    ];
     const last = this.#ids.length - 1;
     if (row !== last) {
-      this.#ids[row] = this.#ids[last];
-      this.#blobIds[row] = this.#blobIds[last];
-      this.#terms[row] = this.#terms[last];
-      this.#infos[row] = this.#infos[last];
-      this.#blockOf[row] = this.#blockOf[last];
+      for (const column of columns) column[row] = column[last];
       this.#created[row] = this.#created[last];
       this.#vectors.move(last, row);
       this.#row.set(this.#ids[row], row);
     }
-    this.#ids.pop();
-    this.#blobIds.pop();
-    this.#terms.pop();
-    this.#infos.pop();
-    this.#blockOf.pop();
+    for (const column of columns) column.pop();
   }
   /** The ids of the rows the blocks `blockIds` hold. */
   idsIn(blockIds) {
@@ -8371,9 +8388,6 @@ function columnsOf(rows, dimensions, plainBytes) {
     vectors
   };
 }
-function blockId() {
-  return crypto.getRandomValues(new Uint8Array(8)).toHex();
-}
 async function planChange(keys, dimensions, items, located, residents) {
   const change = {
     expect: [],
@@ -8445,7 +8459,7 @@ async function planChange(keys, dimensions, items, located, residents) {
     rows.push(...fresh.map((f) => f.row));
     const out = [];
     for (const group of pack(rows, dimensions)) {
-      const id = blockId();
+      const id = crypto.getRandomValues(new Uint8Array(8)).toHex();
       const plain = encodeBlock(group, dimensions);
       const bytes = await keys.sealBlock(ref, id, plain);
       const block = {
@@ -8516,6 +8530,14 @@ var BLOCK_MAGIC = new Uint8Array([
 ]);
 var CACHE_LIMIT = 1e4;
 var encoder8 = new TextEncoder();
+function cached(map, key, make) {
+  let value = map.get(key);
+  if (value === void 0) {
+    if (map.size >= CACHE_LIMIT) map.clear();
+    map.set(key, value = make());
+  }
+  return value;
+}
 function base64url(bytes) {
   return new Uint8Array(bytes).toBase64({
     alphabet: "base64url",
@@ -8558,44 +8580,28 @@ var IndexKeys = class _IndexKeys {
   }
   /** Where the owner's namespace is filed. */
   ref(owner, namespace) {
-    const cacheKey = JSON.stringify([
+    return cached(this.#refs, JSON.stringify([
       owner,
       namespace
-    ]);
-    let ref = this.#refs.get(cacheKey);
-    if (!ref) {
-      if (this.#refs.size >= CACHE_LIMIT) this.#refs.clear();
-      ref = Promise.all([
-        this.owner(owner),
-        this.#hash(JSON.stringify([
-          "namespace",
-          owner,
-          namespace
-        ]))
-      ]).then(([ownerHash, ns]) => ({
-        owner: ownerHash,
-        ns
-      }));
-      this.#refs.set(cacheKey, ref);
-    }
-    return ref;
-  }
-  /** The namespace's key in `keys`, derived on first use. */
-  #keyOf(keys, ref, derive) {
-    let key = keys.get(ref.ns);
-    if (!key) {
-      if (keys.size >= CACHE_LIMIT) keys.clear();
-      keys.set(ref.ns, key = derive());
-    }
-    return key;
+    ]), () => Promise.all([
+      this.owner(owner),
+      this.#hash(JSON.stringify([
+        "namespace",
+        owner,
+        namespace
+      ]))
+    ]).then(([ownerHash, ns]) => ({
+      owner: ownerHash,
+      ns
+    })));
   }
   /** The namespace's AES-GCM key (its name; blocks of format 2). */
   #aesKey(ref) {
-    return this.#keyOf(this.#aesKeys, ref, () => deriveAesKey(this.#master, SALT2, `block ${ref.ns}`));
+    return cached(this.#aesKeys, ref.ns, () => deriveAesKey(this.#master, SALT2, `block ${ref.ns}`));
   }
   /** The namespace's ChaCha20-Poly1305 key (its blocks). */
   #blockKey(ref) {
-    return this.#keyOf(this.#blockKeys, ref, () => deriveRawKey(this.#master, SALT2, `chacha ${ref.ns}`));
+    return cached(this.#blockKeys, ref.ns, () => deriveRawKey(this.#master, SALT2, `chacha ${ref.ns}`));
   }
   /** Encrypts `plaintext` under the namespace's AES-GCM key, bound to `place` (its name). */
   async seal(ref, place, plaintext) {
@@ -8606,7 +8612,9 @@ var IndexKeys = class _IndexKeys {
     try {
       return await openBytes(await this.#aesKey(ref), sealed, encoder8.encode(place));
     } catch (cause) {
-      throw damaged(cause);
+      throw new SvcError("internal", "Cannot read the vector index: a block does not decrypt (damaged or altered)", {
+        cause
+      });
     }
   }
   /** Encrypts block `id` of the namespace (its plaintext) with ChaCha20-Poly1305. */
@@ -8630,11 +8638,6 @@ var IndexKeys = class _IndexKeys {
     return await this.open(ref, place, sealed);
   }
 };
-function damaged(cause) {
-  return new SvcError("internal", "Cannot read the vector index: a block does not decrypt (damaged or altered)", {
-    cause
-  });
-}
 
 // plugins/encrypted_index/meta_check.ts
 var FORMAT2 = 3;
@@ -9012,7 +9015,7 @@ var KvBlockStorage = class _KvBlockStorage {
         `${path}-wal`,
         `${path}-shm`
       ]) {
-        await Deno.chmod(file, 384).catch(ignoreNotFound);
+        await nullIfMissing(Deno.chmod(file, 384));
       }
     }
     return new _KvBlockStorage(kv);
@@ -9086,10 +9089,10 @@ var KvBlockStorage = class _KvBlockStorage {
       batchSize: 64
     });
     for await (const entry of entries2) {
-      const [, , blockId2, count2, p] = entry.key;
-      if (blockId2 !== id || count2 !== parts) {
+      const [, , blockId, count2, p] = entry.key;
+      if (blockId !== id || count2 !== parts) {
         [id, parts, unfinished, chunks] = [
-          blockId2,
+          blockId,
           count2,
           false,
           []
@@ -9403,6 +9406,7 @@ var KvBlockStorage = class _KvBlockStorage {
 var PLUGIN = "the encrypted vector index";
 var RETRIES = 5;
 var SHARED_RETRIES = 40;
+var order = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 var EncryptedVectorStore = class _EncryptedVectorStore {
   /** The backend's name. */
   name = "encrypted";
@@ -9634,14 +9638,10 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     return resident;
   }
   async search(owner, namespace, vector, k, options = {}) {
-    const { signal } = options;
-    signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const query = this.#vector(vector, "search the vector index");
     if (options.ids?.length === 0 || k <= 0) return [];
-    const ref = await this.#keys.ref(owner, namespace);
-    this.#others?.name(ref, owner, namespace);
-    const resident = await this.#call("search the vector index", () => this.#current(ref));
-    signal?.throwIfAborted();
+    const resident = await this.#resident(owner, namespace, "search the vector index", options);
     return resident?.search(query, k, options.ids) ?? [];
   }
   async has(ids, options) {
@@ -9698,13 +9698,12 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
       return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count: count2 }) => ({
         namespace,
         count: count2
-      })).sort((a, b) => a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
+      })).sort((a, b) => order(a.namespace, b.namespace));
     });
   }
   async partitions(options) {
     options?.signal?.throwIfAborted();
     return await this.#call("list the index's namespaces", async () => {
-      const order = (a, b) => a < b ? -1 : a > b ? 1 : 0;
       return (await this.#named(await this.#storage.headers())).filter((h) => h.count > 0).sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
     });
   }
@@ -10823,10 +10822,10 @@ function countPartitions(rows) {
     entry.count++;
     counts.set(key, entry);
   }
-  const order = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+  const order2 = (a, b) => a < b ? -1 : a > b ? 1 : 0;
   return [
     ...counts.values()
-  ].sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
+  ].sort((a, b) => order2(a.owner, b.owner) || order2(a.namespace, b.namespace));
 }
 var MemoryVectorStore = class {
   name = "memory";
@@ -15089,7 +15088,7 @@ function lowerBound(sorted, value) {
 }
 function topK(docs, scores, k, ids) {
   const before2 = (a, b) => a[1] > b[1] || a[1] === b[1] && ids[a[0]] < ids[b[0]];
-  const order = (a, b) => before2(a, b) ? -1 : 1;
+  const order2 = (a, b) => before2(a, b) ? -1 : 1;
   const best = [];
   if (k <= 0) return best;
   for (let j = 0; j < docs.length; j++) {
@@ -15100,7 +15099,7 @@ function topK(docs, scores, k, ids) {
     ];
     if (best.length < k) {
       best.push(entry);
-      if (best.length === k) best.sort(order);
+      if (best.length === k) best.sort(order2);
     } else if (before2(entry, best[k - 1])) {
       let i = k - 1;
       while (i > 0 && before2(entry, best[i - 1])) {
@@ -15110,7 +15109,7 @@ function topK(docs, scores, k, ids) {
       best[i] = entry;
     }
   }
-  return best.length < k ? best.sort(order) : best;
+  return best.length < k ? best.sort(order2) : best;
 }
 
 // src/ranking/lexical_index.ts
@@ -27366,8 +27365,8 @@ function assertIsSquare(Fp2, root, n) {
   const F = Fp2;
   if (!F.eql(F.sqr(root), n)) throw new Error("Cannot find square root");
 }
-function aoddModulus(order, fnName) {
-  if ((order & _1n2) === _0n2) throw new Error(fnName + ": expected odd modulus, got " + order);
+function aoddModulus(order2, fnName) {
+  if ((order2 & _1n2) === _0n2) throw new Error(fnName + ": expected odd modulus, got " + order2);
 }
 function sqrt3mod4(Fp2, n) {
   const F = Fp2;
@@ -28000,13 +27999,13 @@ function mulAddUnsafe(c, points, scalars, allowOversized = false) {
   const digits = scalars.map((n) => wnafDigits(n, 4));
   return wnafWalk(c.ZERO, tables, digits);
 }
-function createField(order, field, isLE2) {
+function createField(order2, field, isLE2) {
   if (field) {
-    if (field.ORDER !== order) throw new Error("Field.ORDER must match order: Fp == p, Fn == n");
+    if (field.ORDER !== order2) throw new Error("Field.ORDER must match order: Fp == p, Fn == n");
     validateField(field);
     return field;
   } else {
-    return Field(order, {
+    return Field(order2, {
       isLE: isLE2
     });
   }
@@ -29114,8 +29113,8 @@ var BlindMemory = class _BlindMemory {
         cache
       }
     };
-    const cached = await cache?.read() ?? [];
-    if (cached.length > 0) await this.#take(opened2, cached);
+    const cached2 = await cache?.read() ?? [];
+    if (cached2.length > 0) await this.#take(opened2, cached2);
     return opened2;
   }
   /** Opens the namespace with the content key `head` gives this client's key. */
