@@ -37,6 +37,8 @@ import { rankedText } from "../text_limits.ts";
 
 /** The most memories about one subject that are read to look for the kind of answer. */
 const ABOUT_MAX = 12;
+/** The most things a question names that are looked for ("my road bike", "the piano"). */
+const THINGS_MAX = 3;
 
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {
@@ -240,7 +242,7 @@ async function* subjectsOf(
     );
     yield { about: named.name, terms, calls: callsBy(name, names) };
   }
-  for (const thing of askedThings(query)) {
+  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
     const words = wordsOfText(thing);
     yield {
       about: thing,

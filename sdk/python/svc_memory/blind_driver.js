@@ -26196,6 +26196,7 @@ function singulars(noun) {
 
 // src/services/lacked_answer.ts
 var ABOUT_MAX = 12;
+var THINGS_MAX = 3;
 async function lackedAnswer(lookup, query, names) {
   const kinds = answerKinds(query);
   const thing = kinds.length === 0 ? askedThing(query) : void 0;
@@ -26316,7 +26317,7 @@ async function* subjectsOf({ owner, hasher }, query, names) {
       calls: callsBy(name, names)
     };
   }
-  for (const thing of askedThings(query)) {
+  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
     const words2 = wordsOfText(thing);
     yield {
       about: thing,
