@@ -337,6 +337,10 @@ Deno.test("relations: a question about a name finds what the store says of its r
   const full = await recall(t, caller, { ...body, query: "Where does Niamh Kelly work?" });
   const byFull = full.results.find((r) => r.id === answer);
   assert.equal(byFull?.explain?.asked_about, "my sister", JSON.stringify(full.results));
+  // Not when the store defines the full name as someone else.
+  await rememberAll(t, caller, [{ text: "My friend Niamh O'Brien is a vet." }]);
+  const other = await recall(t, caller, { ...body, query: "Where does Niamh O'Brien work?" });
+  assert.ok(other.results.every((r) => r.explain?.asked_about !== "my sister"));
 });
 
 Deno.test("times: a relative time is also asked as the year it names", async () => {
@@ -611,6 +615,32 @@ Deno.test("nothing matches: about a thing, a pet by name and kind, where someone
     about: "car",
     asks_for: "colour",
   });
+  // Other words for the thing, a possessive, a place or a noun at the end: still answered.
+  await rememberAll(t, caller, [
+    { text: "My husband Tom is a plumber." },
+    { text: "My husband loves golf." },
+    { text: "My van is a Transit." },
+    { text: "My van's paintwork is metallic blue." },
+    { text: "The kitchen is painted sage green." },
+    { text: "The extension cost €60,000 in 2020." },
+    { text: "My bike cost £800." },
+    { text: "The new boiler cost €3,000." },
+    { text: "My house is in Clontarf." },
+    { text: "Rosalind was brought up in the countryside." },
+  ]);
+  for (
+    const question of [
+      "What is my husband called?",
+      "What colour is my van?",
+      "How much did we pay for the kitchen extension?",
+      "How much did I pay for the boiler in my house?",
+      "Where did Rosalind grow up?",
+    ]
+  ) {
+    const answer = await ask(question);
+    assert.equal(answer.no_answer, undefined, question);
+    assert.ok(answer.results.length > 0, question);
+  }
   // A memory with the kind of answer, in the thing's own words, answers.
   await rememberAll(t, caller, [
     { text: "I paid €900 for my road bike." },

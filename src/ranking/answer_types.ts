@@ -69,7 +69,7 @@ const ORIGIN =
   /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
 /** A question for a code ("What is the postcode of our flat?"), which only `answerKinds` tells. */
 const CODE =
-  /^what(?:'s| is| was)\b.*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
+  /^what(?:'s| is| was)\b(?!.*\bdress code\b).*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
 /** A question for a favourite colour, which only `answerKinds` tells. */
 const FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 
@@ -181,7 +181,7 @@ export function namesIn(text: string): string[] {
   });
 }
 
-/** A capitalised word after the first, other than those of `known`: a name of a place or a person. */
+/** A capitalised word after the first, other than those of `known`: a place's or a person's. */
 const hasName = (text: string, known: ReadonlySet<string>) =>
   namesIn(text).some((name) => !known.has(name));
 
@@ -219,18 +219,21 @@ export function holdsAnswer(
     case "origin":
       return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
     case "code":
-      return CODE_WORDS.test(text) || CODE_PATTERN.test(text);
+      return CODE_WORDS.test(text) || (text.match(/[\p{L}\p{N}]+/gu) ?? []).some(isCode);
   }
 }
 
-/** Words that say where someone is from ("grew up on a farm", "a native of"). */
-const ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
+/** Words that say where someone is from ("grew up on a farm", "a native of", "as a kid"). */
+const ORIGIN_WORDS =
+  /\b(grew up|grow up|growing up|brought up|born|raised|native|childhood|upbringing|hometown|from|lived|as a (kid|child|boy|girl))\b/i;
 
-/** Words that say a code is meant ("the code is the year Mam was born"). */
+/** Words that say a code is meant ("the code is the year Mam was born", "opens with"). */
 const CODE_WORDS =
-  /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?)\b/i;
-/** A code: capitals with digits ("BS8", "D08"), or four digits or more that are not a year. */
-const CODE_PATTERN = /\b(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}\b|\b(?!(?:19|20)\d\d\b)\d{4,}\b/;
+  /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?|key|unlocks?|opens with)\b/i;
+
+/** Whether a word may be a code: it holds a digit, and is no year ("2023") nor "1st". */
+const isCode = (word: string) =>
+  /\d/.test(word) && !/^(19|20)\d\d$/.test(word) && !/^\d+(st|nd|rd|th)$/i.test(word);
 
 /** Words that say what someone or something is called ("Byrne is Fergus's surname"). */
 const NAMING = /\b(surname|name|named|called|née|nee)\b/i;

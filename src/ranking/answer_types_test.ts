@@ -217,6 +217,8 @@ Deno.test("answerKinds: where someone is from, which a garden does not say", () 
       "Rosalind was raised on a farm.",
       "Rosalind is a Dubliner.",
       "Rosalind came over from the old country.",
+      "Rosalind was brought up in the countryside.",
+      "Rosalind lived by the sea as a kid.",
     ]
   ) assert.equal(mayHoldAnswer(text, "origin", new Set(["rosalind"])), true, text);
   const garden = "Rosalind grows prize-winning dahlias in her back garden.";
@@ -239,12 +241,16 @@ Deno.test("answerKinds: a code, which a year or an ordinal does not hold", () =>
     ]
   ) assert.deepEqual(answerKinds(question), ["code"], question);
   assert.deepEqual(answerKinds("What is the code of conduct about?"), []);
+  assert.deepEqual(answerKinds("What is the dress code for the wedding?"), []);
   for (
     const text of [
       "Our flat is BS8 1AB.",
       "The code for the shed padlock is 4719.",
       "My bike lock code is the year Mam was born.",
       "I keep my passwords in a password manager.",
+      "My bike lock opens with 372.",
+      "The wifi is sunflower22.",
+      "The safe is 12-30-45.",
     ]
   ) assert.equal(holdsAnswer(text, "code"), true, text);
   for (

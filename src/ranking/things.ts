@@ -1,10 +1,10 @@
 /**
  * Which one of a kind of thing an English question asks for ("What instrument does Ivan play?",
  * "What is Priya's favourite food?", "What breed of cat is Mungo?", "What does Noor do for a
- * living?", "What make is the piano?"), and whether a memory's text names one. The words of each kind are WordNet's
- * (`things.json`, written by `tests/lexicon/things.py`), with words that speak of one without
- * naming it ("Ivan plays …", "Priya's favourite …"). "Nothing matches" reads them: when no
- * memory about Ivan names an instrument, none answers.
+ * living?", "What make is the piano?"), and whether a memory's text names one. The words of each
+ * kind are WordNet's (`things.json`, written by `tests/lexicon/things.py`), with words that speak
+ * of one without naming it ("Ivan plays …", "Priya's favourite …"). "Nothing matches" reads
+ * them: when no memory about Ivan names an instrument, none answers.
  *
  * @example
  * ```ts
@@ -58,8 +58,8 @@ export function askedThing(question: string): string | undefined {
  * when no word of another kind follows ("Grace is a solicitor"). A name may name a make, a car, a
  * drink, an instrument, a film, a book or a breed ("a battered Land Rover", "Bea's Tesla", "loves
  * Jaws"), unless it is one of `known` (lower case: the people the memories name), a person ("Mr
- * Pryce"), a place ("from Kilkenny"), a time, one letter or the first word. A job may be any verb just after one of
- * `known` ("Ahmed repairs boilers", "Paddy farmed").
+ * Pryce"), a place ("from Kilkenny"), a time, one letter or the first word. A job may be any verb
+ * just after one of `known` ("Ahmed repairs boilers", "Paddy farmed").
  */
 export function namesThing(
   text: string,
@@ -95,7 +95,8 @@ export function namesThing(
     );
   return forms.some((_, at) => {
     const found = phrases(at).find((phrase) => singulars(phrase).some((form) => words.has(form)));
-    if (found) return !(CUES.has(found) && other(at + 1));
+    // Anyone may be "a drummer" for a living.
+    if (found) return !(CUES.has(found) && kind !== "job" && other(at + 1));
     return named(at) || done(at);
   });
 }
@@ -134,13 +135,16 @@ const TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "sir"]);
 /** Whether `word` begins with a capital. */
 const isCapital = (word: string) => /^\p{Lu}/u.test(word);
 
-/** Whether `word` may name a thing: a name, not "I'm", one letter ("middle C") nor a time. */
+/**
+ * Whether `word` may name a thing: a name ("Tesla", "iPhone"), not "I'm", one letter ("middle C")
+ * nor a time.
+ */
 function isThingName(word: string): boolean {
-  return isCapital(word) && word.length > 1 && !/^I'/.test(word) &&
+  return (isCapital(word) || /^\p{Ll}\p{Lu}/u.test(word)) && word.length > 1 && !/^I'/.test(word) &&
     !isTimeWord(word.toLowerCase());
 }
 
 /** `noun` and what it may be without a plural's ending ("tomatoes" → "tomatoe", "tomato"). */
-function singulars(noun: string): string[] {
+export function singulars(noun: string): string[] {
   return [noun, noun.replace(/s$/, ""), noun.replace(/es$/, ""), noun.replace(/ies$/, "y")];
 }

@@ -90,6 +90,9 @@ Deno.test("namesThing: a memory that names one, or speaks of one", () => {
       ["Luna is a Russian blue.", "breed"],
       ["Paddy is working through every Maigret in order.", "book"],
       ["The piano is a Yamaha upright.", "make"],
+      ["My phone is an iPhone 13.", "make"],
+      ["My phone is a google pixel.", "make"],
+      ["Grace is a jazz drummer.", "job"],
     ]
   ) assert.equal(namesThing(text, kind), true, text);
   assert.equal(namesThing("Marcus comes from Kilkenny.", "car"), false);

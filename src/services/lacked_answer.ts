@@ -1,16 +1,18 @@
 /**
  * "Nothing matches" for a question about someone or something: when no memory about whom or what
  * a question asks holds the kind of answer it asks for ("How old is Callum?", and no memory about
- * Callum holds a number), recall answers nothing. The kind is a time, a number, a colour, a place,
- * where someone is from or a name (`answerKinds`), or else a kind of thing ("What instrument does
- * Ivan play?", `askedThing`). Whom it asks about is a relation ("my sister", with the names the
- * store gives her), a name ("Callum") or a thing ("my road bike"). A subject no memory mentions
- * is left to the ranking, as is a person more than `ABOUT_MAX` memories mention (a speaker of a
- * conversation): then the answer may be anywhere.
+ * Callum holds a number), recall answers nothing. The kind is a time, a date, a number, a weight,
+ * a colour, a place, where someone is from, a code or a name (`answerKinds`), or else a kind of
+ * thing ("What instrument does Ivan play?", `askedThing`). Whom it asks about is a relation ("my
+ * sister", with the names the store gives her), a name ("Callum") or a thing ("my road bike"). A
+ * subject no memory mentions is left to the ranking, as is a person more than `ABOUT_MAX`
+ * memories mention (a speaker of a conversation): then the answer may be anywhere. For a thing,
+ * one of the recall's best answers holding the kind of answer also answers (`Lacking`).
  *
  * @example
  * ```ts ignore
- * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
+ * await lackedAnswer(subjects, "How old is Callum?", []);
+ * // { why: { about: "Callum", asks_for: "number" } }
  * ```
  */
 import {
@@ -31,7 +33,7 @@ import {
   namesRelation,
 } from "../ranking/relations.ts";
 import { STOP_WORDS } from "../ranking/stop_words.ts";
-import { askedThing, namesThing, PLACED } from "../ranking/things.ts";
+import { askedThing, namesThing, PLACED, singulars } from "../ranking/things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
@@ -69,7 +71,7 @@ export async function lackedAnswer(
   lookup: SubjectLookup,
   query: string,
   names: string[],
-): Promise<LackedAnswer | undefined> {
+): Promise<Lacking | undefined> {
   const kinds = answerKinds(query);
   const thing = kinds.length === 0 ? askedThing(query) : undefined;
   const asks_for = thing ?? kinds[0];
@@ -83,7 +85,19 @@ export async function lackedAnswer(
     ? namesOf(thing, known, texts)
     : (text: string) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
-  return lacks ? { about: subject.about, asks_for } : undefined;
+  if (!lacks) return undefined;
+  return { why: { about: subject.about, asks_for }, ...(subject.thing && { heldBy: holds }) };
+}
+
+/** Why a question has no answer; for a thing, what the recall's best answers must lack too. */
+export interface Lacking {
+  why: LackedAnswer;
+  /**
+   * For a thing ("my road bike"), whether a text holds the kind of answer asked for: a memory
+   * may call the thing otherwise ("I paid £800 for the Ribble"), so one among the best answers
+   * is an answer after all.
+   */
+  heldBy?: (text: string) => boolean;
 }
 
 /**
@@ -103,7 +117,9 @@ function knownNames(
   texts: (string | null)[],
 ): Set<string> {
   const said = new Set(names.flatMap(wordsOf));
-  const known = new Set([...wordsOf(about), ...said]);
+  const known = new Set(wordsOf(about));
+  // The names the store gives whom a question asks about answer a name, nothing else.
+  if (!answerKinds(query).includes("name")) return new Set([...known, ...said]);
   if (!asksOwnName(query)) return known;
   const read = texts.filter((text) => text !== null);
   const theirs = (words: string[], relations: string[]) =>
@@ -185,8 +201,8 @@ async function memoriesAbout(
     const texts = await readCalling(lookup, ids, subject.calls);
     if (texts.length === 0) continue;
     if (!subject.thing) return { subject, texts };
-    const named = await byTheirNames(lookup, texts, ids);
-    return named && { subject, texts: [...texts, ...named] };
+    const more = await alsoAbout(lookup, subject.about, texts, ids);
+    return more && { subject, texts: [...texts, ...more] };
   }
   return undefined;
 }
@@ -203,21 +219,28 @@ async function readCalling(
 }
 
 /**
- * The other memories that name what a thing's memories `texts` call it: "I bought the Volvo in
- * 2021" for "My car is a Volvo". `undefined` when too many do to read them all.
+ * The other memories about the thing `about`: those that hold its last word ("My bike cost £800"
+ * for "my road bike") or name what its memories `texts` call it ("I bought the Volvo in 2021" for
+ * "My car is a Volvo"). `undefined` when too many do to read them all.
  */
-async function byTheirNames(
+async function alsoAbout(
   lookup: SubjectLookup,
+  about: string,
   texts: (string | null)[],
   read: string[],
 ): Promise<(string | null)[] | undefined> {
+  const head = thingWords(about).at(-1)!;
   const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
-  if (names.size === 0) return [];
-  const terms = await lookup.hasher.hashQuery(lookup.owner, [...names].join(" "));
+  const terms = await lookup.hasher.hashQuery(lookup.owner, [head, ...names].join(" "));
   const ids = aboutIds(lookup, [terms]);
   const others = ids.filter((id) => !read.includes(id));
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return undefined;
-  return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
+  return await readCalling(
+    lookup,
+    others,
+    (text) =>
+      holdsPhrase(thingWords(text), [head]) || namesIn(text).some((name) => names.has(name)),
+  );
 }
 
 /** Whom `query` may ask about, in the order `memoriesAbout` reads them. */
@@ -243,44 +266,45 @@ async function* subjectsOf(
     yield { about: named.name, terms, calls: callsBy(name, names) };
   }
   for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
-    const words = wordsOfText(thing);
+    const words = thingWords(thing);
     yield {
       about: thing,
       terms: [await hasher.hashQuery(owner, thing)],
-      calls: (text) => holdsPhrase(wordsOfText(text).map(singular), words.map(singular)),
+      calls: (text) => holdsPhrase(thingWords(text), words),
       thing: true,
     };
   }
 }
 
 /**
- * The things `query` names after "my", "our" or "the": up to three words before a common one or
- * the end. After "did", "does" or "do" the last word may be the question's verb: "road bike cost"
- * and "road bike" in "How much did my road bike cost?". Not someone ("my physio", "the man"), a
- * time ("the week"), a place after a preposition ("at the hospital") or what the question asks
- * of a thing ("the postcode of our flat").
+ * The things `query` names after "my", "our" or "the", in its order: up to three words before a
+ * common one or the end. Right after "did", "does" or "do" the last word may be the question's
+ * verb ("road bike" in "How much did my road bike cost?"). Not someone ("my physio", "the man"),
+ * a time or an event ("the week", "my birthday"), a place ("at the hospital", "in my house") or
+ * what the question asks of a thing ("the postcode of our flat").
  */
 function askedThings(query: string): string[] {
   const words = wordsOfText(query);
-  const verbLast = words.some((word) => ["do", "does", "did"].includes(word));
-  const after = (owner: (at: number) => boolean) =>
-    words.flatMap((_, at) => {
-      if (!owner(at)) return [];
-      let end = at + 1;
-      while (end < words.length && !STOP_WORDS.has(words[end])) end++;
-      const run = words.slice(at + 1, end);
-      if (
-        run.length === 0 || run.length > 3 || ["of", "for"].includes(words[end]) ||
-        run.some((word) => word.includes("'") || isTimeWord(word) || isSomeone(word))
-      ) return [];
-      const last = verbLast && end === words.length && run.length > 1;
-      return last ? [run.join(" "), run.slice(0, -1).join(" ")] : [run.join(" ")];
-    });
-  return [
-    ...after((at) => words[at] === "my" || words[at] === "our"),
-    ...after((at) => words[at] === "the" && !PLACED.has(words[at - 1])),
-  ];
+  return words.flatMap((word, at) => {
+    if (!["my", "our", "the"].includes(word) || PLACED.has(words[at - 1])) return [];
+    let end = at + 1;
+    while (end < words.length && !STOP_WORDS.has(words[end])) end++;
+    const run = words.slice(at + 1, end);
+    if (
+      run.length === 0 || run.length > 3 || ["of", "for"].includes(words[end]) ||
+      run.some((word) =>
+        word.includes("'") || isTimeWord(word) || isSomeone(word) || EVENTS.has(word)
+      )
+    ) return [];
+    const inverted = ["do", "does", "did"].includes(words[at - 1]) && end === words.length;
+    return inverted && run.length > 1 ? [run.slice(0, -1).join(" ")] : [run.join(" ")];
+  });
 }
+
+/** Events, which a time answers rather than what a memory says of a thing. */
+const EVENTS = new Set(
+  "birthday anniversary wedding holiday holidays honeymoon party retirement funeral".split(" "),
+);
 
 /** Words for someone, besides a relation ("the man who owns our holiday cottage"). */
 const PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
@@ -288,12 +312,14 @@ const PEOPLE = new Set("man woman men women guy lady girl person people baby".sp
 /** Whether `word` names someone: a relation ("physio", "kids") or a person ("man"). */
 const isSomeone = (word: string) => PEOPLE.has(word) || namesRelation(word);
 
-/** `word` without a plural's "s" ("bikes" → "bike"). */
-const singular = (word: string) => word.length > 3 ? word.replace(/(?<!s)s$/, "") : word;
+/** `text`'s words as a thing's are compared: without a possessive ("car's" → "car"). */
+const thingWords = (text: string) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
 
-/** Whether `words` holds `phrase`'s words in a row. */
+/** Whether `words` holds `phrase`'s words in a row, any of them singular or plural. */
 function holdsPhrase(words: string[], phrase: string[]): boolean {
-  return words.some((_, at) => phrase.every((word, n) => words[at + n] === word));
+  const same = (a: string | undefined, b: string) =>
+    a !== undefined && singulars(a).some((form) => singulars(b).includes(form));
+  return words.some((_, at) => phrase.every((word, n) => same(words[at + n], word)));
 }
 
 /**

@@ -59,7 +59,7 @@ import { QueryVectors } from "./query_vectors.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { RecallClock, type StageObserver } from "./recall_clock.ts";
 import { explanationOf } from "./recall_explanation.ts";
-import { lackedAnswer } from "./lacked_answer.ts";
+import { type LackedAnswer, lackedAnswer } from "./lacked_answer.ts";
 import { rankedText } from "../text_limits.ts";
 
 export interface RecallDependencies {
@@ -154,9 +154,12 @@ export function createRecall(deps: RecallDependencies) {
       clock.report("lexical");
       const { shape, abstainBelow } = first;
       const explained = options.explain && { abstain_below: abstainBelow, ...shape };
-      if (lacked && options.minScore === undefined) {
-        return { results: [], total: 0, ...(explained && { ...explained, no_answer: lacked }) };
-      }
+      const none = (why: LackedAnswer) => ({
+        results: [],
+        total: 0,
+        ...(explained && { ...explained, no_answer: why }),
+      });
+      if (lacked && !lacked.heldBy && options.minScore === undefined) return none(lacked.why);
       const rankings = [first, ...others];
       const answered = mergeRanked(rankings.map((r) => r.answered), limit);
       const texts = new Map(rankings.flatMap((r) => [...r.texts]));
@@ -168,10 +171,15 @@ export function createRecall(deps: RecallDependencies) {
       ]);
       clock.report("read");
       const results = recallResults(index, answered, read, attributes, options.explain);
+      const held = (text: string) => lacked?.heldBy?.(rankedText(text));
+      const why = lacked && !results.slice(0, HELD_TOP).some(({ text }) => held(text))
+        ? lacked.why
+        : undefined;
+      if (why && options.minScore === undefined) return none(why);
       return {
         results,
         total: results.length,
-        ...(explained && { ...explained, ...(lacked && { no_answer: lacked }) }),
+        ...(explained && { ...explained, ...(why && { no_answer: why }) }),
       };
     },
   };
@@ -299,6 +307,9 @@ function lackedAnswerOf(
   return lackedAnswer(lookup, query, names);
 }
 
+/** How many of a recall's best answers may hold what a thing's memories lack (`Lacking`). */
+const HELD_TOP = 3;
+
 /** Memories read for who someone is, and other questions a recall asks, at most. */
 const DEFINERS = 4;
 const OTHERS = 2;
@@ -391,9 +402,10 @@ async function aboutRelations(
 ): Promise<OtherQuestion[]> {
   const name = bareName(asked.name);
   const said = await definitionsIn(asking, await asking.hasher.hashQuery(asking.owner, name));
-  // "My sister Niamh" defines Niamh Kelly too.
-  const theirs = (defined: string) => defined === name || defined === name.split(" ")[0];
-  const relations = said.flatMap((d) => d.said && theirs(bareName(d.name)) ? [d.said] : []);
+  // "My sister Niamh" defines Niamh Kelly too, unless the store defines Niamh Kelly herself.
+  const definedAs = (defined: string) => said.filter((d) => d.said && bareName(d.name) === defined);
+  const exact = definedAs(name);
+  const relations = (exact.length ? exact : definedAs(name.split(" ")[0])).map((d) => d.said!);
   return [...new Set(relations)].slice(0, OTHERS).map((words) => ({
     question: askedOf(query, asked, `my ${words}`),
     about: `my ${words}`,

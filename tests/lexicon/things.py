@@ -51,7 +51,7 @@ KINDS = {
                      "for a living", "is a", "is an", "was a", "was an"]},
     # A make or a model is a name ("a Yamaha", "a ThinkPad"), which WordNet does not list.
     "make": {"named": True, "asked": ["make", "brand", "model", "manufacturer"], "senses": [],
-             "cues": ["made by", "brand", "model", "make"]},
+             "cues": ["made by", "brand", "model", "make", "is a", "is an"]},
     "breed": {"named": True, "asked": ["breed"], "senses": [("domestic_cat", 1), ("dog", 1), ("horse", 1)],
               "breed": True, "cues": ["breed", "cross", "pedigree", "moggy", "moggie", "mongrel",
                                       "mutt", "is a", "is an"]},

@@ -15730,7 +15730,7 @@ var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last nam
 var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 var WEIGHT = /^how heavy\b|^how much (?:does|did|do|is|was) .+ weigh\??$/;
 var ORIGIN = /^where (?:did|does|do|was|were|is|are) .+ (?:grow up|grew up|born|raised|come from|from)\??$/;
-var CODE2 = /^what(?:'s| is| was)\b.*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
+var CODE2 = /^what(?:'s| is| was)\b(?!.*\bdress code\b).*\b(?:post ?code|zip ?code|eircode|password|passcode|pin|pin number|pin code|combination|code)\b(?: (?:of|for|to|on) (?:the|my|our|his|her|their|a|an)\b.*)?\??$/;
 var FAVOURITE_COLOUR = /^what(?:'s| is| was| are) .*\bfavou?rite colou?rs?\??$/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function wordsOfText(text) {
@@ -15818,12 +15818,12 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
     case "origin":
       return holdsAnswer(text, "place", known) || ORIGIN_WORDS.test(text);
     case "code":
-      return CODE_WORDS.test(text) || CODE_PATTERN.test(text);
+      return CODE_WORDS.test(text) || (text.match(/[\p{L}\p{N}]+/gu) ?? []).some(isCode);
   }
 }
-var ORIGIN_WORDS = /\b(grew up|grow up|growing up|born|raised|native|childhood|from)\b/i;
-var CODE_WORDS = /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?)\b/i;
-var CODE_PATTERN = /\b(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{2,}\b|\b(?!(?:19|20)\d\d\b)\d{4,}\b/;
+var ORIGIN_WORDS = /\b(grew up|grow up|growing up|brought up|born|raised|native|childhood|upbringing|hometown|from|lived|as a (kid|child|boy|girl))\b/i;
+var CODE_WORDS = /\b(post ?codes?|zip ?codes?|eircodes?|passwords?|passcodes?|pins?|combinations?|codes?|key|unlocks?|opens with)\b/i;
+var isCode = (word) => /\d/.test(word) && !/^(19|20)\d\d$/.test(word) && !/^\d+(st|nd|rd|th)$/i.test(word);
 var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both user yes please thanks let".split(" "));
@@ -25667,6 +25667,8 @@ var things_default = {
         "favorites",
         "favourite",
         "favourites",
+        "is a",
+        "is an",
         "made by",
         "make",
         "model"
@@ -26145,7 +26147,7 @@ function namesThing(text, kind, known = /* @__PURE__ */ new Set()) {
   ].some((next) => next < forms.length && phrases(next).some((phrase) => ofOtherKind(phrase, kind)));
   return forms.some((_, at) => {
     const found = phrases(at).find((phrase) => singulars(phrase).some((form) => words2.has(form)));
-    if (found) return !(CUES.has(found) && other(at + 1));
+    if (found) return !(CUES.has(found) && kind !== "job" && other(at + 1));
     return named(at) || done(at);
   });
 }
@@ -26183,7 +26185,7 @@ var TITLES2 = /* @__PURE__ */ new Set([
 ]);
 var isCapital = (word) => /^\p{Lu}/u.test(word);
 function isThingName(word) {
-  return isCapital(word) && word.length > 1 && !/^I'/.test(word) && !isTimeWord(word.toLowerCase());
+  return (isCapital(word) || /^\p{Ll}\p{Lu}/u.test(word)) && word.length > 1 && !/^I'/.test(word) && !isTimeWord(word.toLowerCase());
 }
 function singulars(noun) {
   return [
@@ -26208,15 +26210,22 @@ async function lackedAnswer(lookup, query, names) {
   const known = knownNames(query, subject.about, names, texts);
   const holds = thing ? namesOf(thing, known, texts) : (text) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
-  return lacks ? {
-    about: subject.about,
-    asks_for
-  } : void 0;
+  if (!lacks) return void 0;
+  return {
+    why: {
+      about: subject.about,
+      asks_for
+    },
+    ...subject.thing && {
+      heldBy: holds
+    }
+  };
 }
 function knownNames(query, about, names, texts) {
   const said = new Set(names.flatMap(wordsOf));
-  const known = /* @__PURE__ */ new Set([
-    ...wordsOf(about),
+  const known = new Set(wordsOf(about));
+  if (!answerKinds(query).includes("name")) return /* @__PURE__ */ new Set([
+    ...known,
     ...said
   ]);
   if (!asksOwnName(query)) return known;
@@ -26265,12 +26274,12 @@ async function memoriesAbout(lookup, query, names) {
       subject,
       texts
     };
-    const named = await byTheirNames(lookup, texts, ids);
-    return named && {
+    const more = await alsoAbout(lookup, subject.about, texts, ids);
+    return more && {
       subject,
       texts: [
         ...texts,
-        ...named
+        ...more
       ]
     };
   }
@@ -26279,10 +26288,11 @@ async function memoriesAbout(lookup, query, names) {
 async function readCalling(lookup, ids, calls) {
   return (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !calls || calls(text));
 }
-async function byTheirNames(lookup, texts, read) {
+async function alsoAbout(lookup, about, texts, read) {
+  const head = thingWords(about).at(-1);
   const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
-  if (names.size === 0) return [];
   const terms2 = await lookup.hasher.hashQuery(lookup.owner, [
+    head,
     ...names
   ].join(" "));
   const ids = aboutIds(lookup, [
@@ -26290,7 +26300,9 @@ async function byTheirNames(lookup, texts, read) {
   ]);
   const others = ids.filter((id) => !read.includes(id));
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return void 0;
-  return await readCalling(lookup, others, (text) => namesIn(text).some((name) => names.has(name)));
+  return await readCalling(lookup, others, (text) => holdsPhrase(thingWords(text), [
+    head
+  ]) || namesIn(text).some((name) => names.has(name)));
 }
 async function* subjectsOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
@@ -26318,51 +26330,51 @@ async function* subjectsOf({ owner, hasher }, query, names) {
     };
   }
   for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
-    const words2 = wordsOfText(thing);
+    const words2 = thingWords(thing);
     yield {
       about: thing,
       terms: [
         await hasher.hashQuery(owner, thing)
       ],
-      calls: (text) => holdsPhrase(wordsOfText(text).map(singular), words2.map(singular)),
+      calls: (text) => holdsPhrase(thingWords(text), words2),
       thing: true
     };
   }
 }
 function askedThings(query) {
   const words2 = wordsOfText(query);
-  const verbLast = words2.some((word) => [
-    "do",
-    "does",
-    "did"
-  ].includes(word));
-  const after = (owner) => words2.flatMap((_, at) => {
-    if (!owner(at)) return [];
+  return words2.flatMap((word, at) => {
+    if (![
+      "my",
+      "our",
+      "the"
+    ].includes(word) || PLACED.has(words2[at - 1])) return [];
     let end = at + 1;
     while (end < words2.length && !STOP_WORDS2.has(words2[end])) end++;
     const run = words2.slice(at + 1, end);
     if (run.length === 0 || run.length > 3 || [
       "of",
       "for"
-    ].includes(words2[end]) || run.some((word) => word.includes("'") || isTimeWord(word) || isSomeone(word))) return [];
-    const last = verbLast && end === words2.length && run.length > 1;
-    return last ? [
-      run.join(" "),
+    ].includes(words2[end]) || run.some((word2) => word2.includes("'") || isTimeWord(word2) || isSomeone(word2) || EVENTS.has(word2))) return [];
+    const inverted = [
+      "do",
+      "does",
+      "did"
+    ].includes(words2[at - 1]) && end === words2.length;
+    return inverted && run.length > 1 ? [
       run.slice(0, -1).join(" ")
     ] : [
       run.join(" ")
     ];
   });
-  return [
-    ...after((at) => words2[at] === "my" || words2[at] === "our"),
-    ...after((at) => words2[at] === "the" && !PLACED.has(words2[at - 1]))
-  ];
 }
+var EVENTS = new Set("birthday anniversary wedding holiday holidays honeymoon party retirement funeral".split(" "));
 var PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
 var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
-var singular = (word) => word.length > 3 ? word.replace(/(?<!s)s$/, "") : word;
+var thingWords = (text) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
 function holdsPhrase(words2, phrase) {
-  return words2.some((_, at) => phrase.every((word, n) => words2[at + n] === word));
+  const same = (a, b) => a !== void 0 && singulars(a).some((form) => singulars(b).includes(form));
+  return words2.some((_, at) => phrase.every((word, n) => same(words2[at + n], word)));
 }
 function callsBy(name, relations) {
   const [first] = wordsOfText(name);
@@ -26456,16 +26468,15 @@ function createRecall(deps) {
         abstain_below: abstainBelow,
         ...shape
       };
-      if (lacked && options.minScore === void 0) {
-        return {
-          results: [],
-          total: 0,
-          ...explained && {
-            ...explained,
-            no_answer: lacked
-          }
-        };
-      }
+      const none = (why2) => ({
+        results: [],
+        total: 0,
+        ...explained && {
+          ...explained,
+          no_answer: why2
+        }
+      });
+      if (lacked && !lacked.heldBy && options.minScore === void 0) return none(lacked.why);
       const rankings = [
         first,
         ...others
@@ -26485,13 +26496,16 @@ function createRecall(deps) {
       ]);
       clock.report("read");
       const results = recallResults(index, answered, read, attributes, options.explain);
+      const held = (text) => lacked?.heldBy?.(rankedText(text));
+      const why = lacked && !results.slice(0, HELD_TOP).some(({ text }) => held(text)) ? lacked.why : void 0;
+      if (why && options.minScore === void 0) return none(why);
       return {
         results,
         total: results.length,
         ...explained && {
           ...explained,
-          ...lacked && {
-            no_answer: lacked
+          ...why && {
+            no_answer: why
           }
         }
       };
@@ -26573,6 +26587,7 @@ function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) 
   ] : []);
   return lackedAnswer(lookup, query, names);
 }
+var HELD_TOP = 3;
 var DEFINERS = 4;
 var OTHERS = 2;
 var RELATION_WEIGHT = 100;
@@ -26647,10 +26662,9 @@ async function aboutNames(asking, query, asked3) {
 async function aboutRelations(asking, query, asked3) {
   const name = bareName(asked3.name);
   const said = await definitionsIn(asking, await asking.hasher.hashQuery(asking.owner, name));
-  const theirs = (defined) => defined === name || defined === name.split(" ")[0];
-  const relations = said.flatMap((d) => d.said && theirs(bareName(d.name)) ? [
-    d.said
-  ] : []);
+  const definedAs = (defined) => said.filter((d) => d.said && bareName(d.name) === defined);
+  const exact = definedAs(name);
+  const relations = (exact.length ? exact : definedAs(name.split(" ")[0])).map((d) => d.said);
   return [
     ...new Set(relations)
   ].slice(0, OTHERS).map((words2) => ({
