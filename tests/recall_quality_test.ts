@@ -635,6 +635,7 @@ Deno.test("nothing matches: about a thing, a pet by name and kind, where someone
       "How much did we pay for the kitchen extension?",
       "How much did I pay for the boiler in my house?",
       "Where did Rosalind grow up?",
+      "How much did my road bike cost?",
     ]
   ) {
     const answer = await ask(question);

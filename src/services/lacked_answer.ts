@@ -79,25 +79,26 @@ export async function lackedAnswer(
   if (!asks_for || asks_for === "person") return undefined;
   const found = await memoriesAbout(lookup, query, names);
   if (!found) return undefined;
-  const { subject, texts } = found;
+  const { subject, about: { ids, texts } } = found;
   const known = knownNames(query, subject.about, names, texts);
   const holds = thing
     ? namesOf(thing, known, texts)
     : (text: string) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   if (!lacks) return undefined;
-  return { why: { about: subject.about, asks_for }, ...(subject.thing && { heldBy: holds }) };
+  const why = { about: subject.about, asks_for };
+  return subject.thing ? { why, thing: { ids: new Set(ids), holds } } : { why };
 }
 
 /** Why a question has no answer; for a thing, what the recall's best answers must lack too. */
 export interface Lacking {
   why: LackedAnswer;
   /**
-   * For a thing ("my road bike"), whether a text holds the kind of answer asked for: a memory
-   * may call the thing otherwise ("I paid £800 for the Ribble"), so one among the best answers
-   * is an answer after all.
+   * For a thing ("my road bike"): its memories, and whether a text holds the kind of answer
+   * asked for. A memory may call the thing otherwise ("Bought the Honda in 2019" for "my car"),
+   * so one the recall ranks above them that holds it is an answer after all.
    */
-  heldBy?: (text: string) => boolean;
+  thing?: { ids: ReadonlySet<string>; holds(text: string): boolean };
 }
 
 /**
@@ -192,48 +193,56 @@ async function memoriesAbout(
   lookup: SubjectLookup,
   query: string,
   names: string[],
-): Promise<{ subject: Subject; texts: (string | null)[] } | undefined> {
+): Promise<{ subject: Subject; about: About } | undefined> {
   for await (const subject of subjectsOf(lookup, query, names)) {
     const ids = aboutIds(lookup, subject.terms);
     // Too many memories name a person for one to be about them; fewer may hold a thing's name.
     if (ids.length > ABOUT_MAX && !subject.thing) return undefined;
     if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
-    const texts = await readCalling(lookup, ids, subject.calls);
-    if (texts.length === 0) continue;
-    if (!subject.thing) return { subject, texts };
-    const more = await alsoAbout(lookup, subject.about, texts, ids);
-    return more && { subject, texts: [...texts, ...more] };
+    const about = await readCalling(lookup, ids, subject.calls);
+    if (about.texts.length === 0) continue;
+    if (!subject.thing) return { subject, about };
+    const more = await alsoAbout(lookup, subject.about, about);
+    return more && {
+      subject,
+      about: { ids: [...about.ids, ...more.ids], texts: [...about.texts, ...more.texts] },
+    };
   }
   return undefined;
 }
 
-/** The texts of the memories `ids`, cut to what is ranked, that `calls` (when given) holds. */
+/** Memories about a subject: their ids, and their texts cut to what is ranked (`null`: unread). */
+interface About {
+  ids: string[];
+  texts: (string | null)[];
+}
+
+/** The memories `ids` that `calls` (when given) holds. */
 async function readCalling(
   lookup: SubjectLookup,
   ids: string[],
   calls?: (text: string) => boolean,
-): Promise<(string | null)[]> {
-  return (await lookup.read(ids))
-    .map((text) => text === null ? null : rankedText(text))
-    .filter((text) => text === null || !calls || calls(text));
+): Promise<About> {
+  const read = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text));
+  const kept = ids.flatMap((_, i) => read[i] === null || !calls || calls(read[i]!) ? [i] : []);
+  return { ids: kept.map((i) => ids[i]), texts: kept.map((i) => read[i]) };
 }
 
 /**
- * The other memories about the thing `about`: those that hold its last word ("My bike cost £800"
- * for "my road bike") or name what its memories `texts` call it ("I bought the Volvo in 2021" for
+ * The other memories about `thing`: those that hold its last word ("My bike cost £800" for "my
+ * road bike") or name what the memories `found` call it ("I bought the Volvo in 2021" for
  * "My car is a Volvo"). `undefined` when too many do to read them all.
  */
 async function alsoAbout(
   lookup: SubjectLookup,
-  about: string,
-  texts: (string | null)[],
-  read: string[],
-): Promise<(string | null)[] | undefined> {
-  const head = thingWords(about).at(-1)!;
+  thing: string,
+  { ids: found, texts }: About,
+): Promise<About | undefined> {
+  const head = thingWords(thing).at(-1)!;
   const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
   const terms = await lookup.hasher.hashQuery(lookup.owner, [head, ...names].join(" "));
   const ids = aboutIds(lookup, [terms]);
-  const others = ids.filter((id) => !read.includes(id));
+  const others = ids.filter((id) => !found.includes(id));
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return undefined;
   return await readCalling(
     lookup,

@@ -59,7 +59,7 @@ import { QueryVectors } from "./query_vectors.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { RecallClock, type StageObserver } from "./recall_clock.ts";
 import { explanationOf } from "./recall_explanation.ts";
-import { type LackedAnswer, lackedAnswer } from "./lacked_answer.ts";
+import { type LackedAnswer, lackedAnswer, type Lacking } from "./lacked_answer.ts";
 import { rankedText } from "../text_limits.ts";
 
 export interface RecallDependencies {
@@ -159,7 +159,7 @@ export function createRecall(deps: RecallDependencies) {
         total: 0,
         ...(explained && { ...explained, no_answer: why }),
       });
-      if (lacked && !lacked.heldBy && options.minScore === undefined) return none(lacked.why);
+      if (lacked && !lacked.thing && options.minScore === undefined) return none(lacked.why);
       const rankings = [first, ...others];
       const answered = mergeRanked(rankings.map((r) => r.answered), limit);
       const texts = new Map(rankings.flatMap((r) => [...r.texts]));
@@ -171,10 +171,7 @@ export function createRecall(deps: RecallDependencies) {
       ]);
       clock.report("read");
       const results = recallResults(index, answered, read, attributes, options.explain);
-      const held = (text: string) => lacked?.heldBy?.(rankedText(text));
-      const why = lacked && !results.slice(0, HELD_TOP).some(({ text }) => held(text))
-        ? lacked.why
-        : undefined;
+      const why = lacked && !heldAbove(results, lacked.thing) ? lacked.why : undefined;
       if (why && options.minScore === undefined) return none(why);
       return {
         results,
@@ -309,6 +306,17 @@ function lackedAnswerOf(
 
 /** How many of a recall's best answers may hold what a thing's memories lack (`Lacking`). */
 const HELD_TOP = 3;
+
+/**
+ * Whether one of the best `HELD_TOP` `results`, ranked above every memory of the `thing`, holds
+ * the kind of answer its memories lack.
+ */
+function heldAbove(results: { id: string; text: string }[], thing: Lacking["thing"]): boolean {
+  if (!thing) return false;
+  const best = results.slice(0, HELD_TOP);
+  const own = best.findIndex(({ id }) => thing.ids.has(id));
+  return best.slice(0, own < 0 ? undefined : own).some(({ text }) => thing.holds(rankedText(text)));
+}
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
 const DEFINERS = 4;

@@ -26206,19 +26206,23 @@ async function lackedAnswer(lookup, query, names) {
   if (!asks_for || asks_for === "person") return void 0;
   const found = await memoriesAbout(lookup, query, names);
   if (!found) return void 0;
-  const { subject, texts } = found;
+  const { subject, about: { ids, texts } } = found;
   const known = knownNames(query, subject.about, names, texts);
   const holds = thing ? namesOf(thing, known, texts) : (text) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   if (!lacks) return void 0;
-  return {
-    why: {
-      about: subject.about,
-      asks_for
-    },
-    ...subject.thing && {
-      heldBy: holds
+  const why = {
+    about: subject.about,
+    asks_for
+  };
+  return subject.thing ? {
+    why,
+    thing: {
+      ids: new Set(ids),
+      holds
     }
+  } : {
+    why
   };
 }
 function knownNames(query, about, names, texts) {
@@ -26268,28 +26272,41 @@ async function memoriesAbout(lookup, query, names) {
     const ids = aboutIds(lookup, subject.terms);
     if (ids.length > ABOUT_MAX && !subject.thing) return void 0;
     if (ids.length === 0 || ids.length > ABOUT_MAX) continue;
-    const texts = await readCalling(lookup, ids, subject.calls);
-    if (texts.length === 0) continue;
+    const about = await readCalling(lookup, ids, subject.calls);
+    if (about.texts.length === 0) continue;
     if (!subject.thing) return {
       subject,
-      texts
+      about
     };
-    const more = await alsoAbout(lookup, subject.about, texts, ids);
+    const more = await alsoAbout(lookup, subject.about, about);
     return more && {
       subject,
-      texts: [
-        ...texts,
-        ...more
-      ]
+      about: {
+        ids: [
+          ...about.ids,
+          ...more.ids
+        ],
+        texts: [
+          ...about.texts,
+          ...more.texts
+        ]
+      }
     };
   }
   return void 0;
 }
 async function readCalling(lookup, ids, calls) {
-  return (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text)).filter((text) => text === null || !calls || calls(text));
+  const read = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text));
+  const kept2 = ids.flatMap((id, i) => read[i] === null || !calls || calls(read[i]) ? [
+    i
+  ] : []);
+  return {
+    ids: kept2.map((i) => ids[i]),
+    texts: kept2.map((i) => read[i])
+  };
 }
-async function alsoAbout(lookup, about, texts, read) {
-  const head = thingWords(about).at(-1);
+async function alsoAbout(lookup, thing, { ids: found, texts }) {
+  const head = thingWords(thing).at(-1);
   const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
   const terms2 = await lookup.hasher.hashQuery(lookup.owner, [
     head,
@@ -26298,7 +26315,7 @@ async function alsoAbout(lookup, about, texts, read) {
   const ids = aboutIds(lookup, [
     terms2
   ]);
-  const others = ids.filter((id) => !read.includes(id));
+  const others = ids.filter((id) => !found.includes(id));
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return void 0;
   return await readCalling(lookup, others, (text) => holdsPhrase(thingWords(text), [
     head
@@ -26476,7 +26493,7 @@ function createRecall(deps) {
           no_answer: why2
         }
       });
-      if (lacked && !lacked.heldBy && options.minScore === void 0) return none(lacked.why);
+      if (lacked && !lacked.thing && options.minScore === void 0) return none(lacked.why);
       const rankings = [
         first,
         ...others
@@ -26496,8 +26513,7 @@ function createRecall(deps) {
       ]);
       clock.report("read");
       const results = recallResults(index, answered, read, attributes, options.explain);
-      const held = (text) => lacked?.heldBy?.(rankedText(text));
-      const why = lacked && !results.slice(0, HELD_TOP).some(({ text }) => held(text)) ? lacked.why : void 0;
+      const why = lacked && !heldAbove(results, lacked.thing) ? lacked.why : void 0;
       if (why && options.minScore === void 0) return none(why);
       return {
         results,
@@ -26588,6 +26604,12 @@ function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) 
   return lackedAnswer(lookup, query, names);
 }
 var HELD_TOP = 3;
+function heldAbove(results, thing) {
+  if (!thing) return false;
+  const best = results.slice(0, HELD_TOP);
+  const own = best.findIndex(({ id }) => thing.ids.has(id));
+  return best.slice(0, own < 0 ? void 0 : own).some(({ text }) => thing.holds(rankedText(text)));
+}
 var DEFINERS = 4;
 var OTHERS = 2;
 var RELATION_WEIGHT = 100;
