@@ -105,11 +105,10 @@ export interface Lacking {
  * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
  * of whom it asks about ("Fergus" is not Fergus's surname, "Killian" not where my stepson went
  * to school), and for a part of their own name, the first names of the other people their
- * memories `texts` name ("my brother Finbarr" is not
- * Breda's maiden name; "my uncle Finbarr Kelly" may hold it) and the places they name ("in
- * Douglas"). Whom a name holding theirs, or what the store says they are (`names`), defines is
- * them; a name right after theirs is theirs ("Fergus Ryan coaches my son Ryan" holds Fergus's
- * surname).
+ * memories `texts` name ("my brother Finbarr" is not Breda's maiden name; "my uncle Finbarr
+ * Kelly" may hold it) and the places they name ("in Douglas"). Whom a name holding theirs, or
+ * what the store says they are (`names`), defines is them; a name right after theirs is theirs
+ * ("Fergus Ryan coaches my son Ryan" holds Fergus's surname).
  */
 function knownNames(
   query: string,

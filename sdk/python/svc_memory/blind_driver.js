@@ -26297,7 +26297,7 @@ async function memoriesAbout(lookup, query, names) {
 }
 async function readCalling(lookup, ids, calls) {
   const read = (await lookup.read(ids)).map((text) => text === null ? null : rankedText(text));
-  const kept2 = ids.flatMap((id, i) => read[i] === null || !calls || calls(read[i]) ? [
+  const kept2 = ids.flatMap((_, i) => read[i] === null || !calls || calls(read[i]) ? [
     i
   ] : []);
   return {
