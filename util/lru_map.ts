@@ -35,6 +35,11 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** Whether the map holds `key`; unlike `get`, it leaves `key` where it is in the order. */
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
+
   /** The value of `key`, made by `make` and set when the map does not hold it. */
   getOrSet(key: K, make: () => V): V {
     let value = this.get(key);

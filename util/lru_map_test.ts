@@ -18,3 +18,14 @@ Deno.test("LRU map: iterates least recently used first; forgets a deleted key", 
   kept.delete("c");
   assert.deepEqual([...kept], [["b", 2], ["a", 1]]);
 });
+
+Deno.test("LruMap: has leaves the order; past its limit the key set longest ago goes", () => {
+  const erased = new LruMap<string, true>(2);
+  erased.set("a", true).set("b", true).set("a", true);
+  erased.has("b");
+  erased.set("c", true);
+  assert.equal(erased.has("b"), false, "b was set longest ago");
+  assert.deepEqual([erased.has("a"), erased.has("c"), erased.size], [true, true, 2]);
+  erased.delete("a");
+  assert.deepEqual([erased.has("a"), erased.size], [false, 1]);
+});

@@ -28,6 +28,7 @@
  * await cipher.erase(owner, [memoryId], { credentials: { delegatePrivateKey } });
  * ```
  */
+import { LruMap } from "@svc/util/lru_map";
 import { EncryptedObject, SealClient, UserError } from "@mysten/seal";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -50,7 +51,6 @@ import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
 import { isKeyHex } from "@svc/util/keys";
-import { RecentSet } from "@svc/util/recent_set";
 import { identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
@@ -161,7 +161,7 @@ export class SealCipher implements Cipher {
    * whatever a session still holds; past 100 000 the oldest are forgotten (sessions live 30
    * minutes at most).
    */
-  readonly #erased = new RecentSet<string>(100_000);
+  readonly #erased = new LruMap<string, true>(100_000);
 
   private constructor(options: SealCipherOptions) {
     this.#options = {
@@ -332,7 +332,7 @@ export class SealCipher implements Cipher {
 
   /** Refuses these identities from now on and drops every session holding one of their keys. */
   #forget(identities: string[]) {
-    for (const id of identities) this.#erased.add(id);
+    for (const id of identities) this.#erased.set(id, true);
     const ids = new Set(identities);
     for (const { decryptor } of this.#decryptors.values()) decryptor.forget(ids);
   }
@@ -420,7 +420,7 @@ export class SealCipher implements Cipher {
         return await this.#accounts.accountOf(owner);
       },
       isErased: (id) => this.#erased.has(id),
-      foundErased: (ids) => ids.forEach((id) => this.#erased.add(id)),
+      foundErased: (ids) => ids.forEach((id) => this.#erased.set(id, true)),
       erasedOnChain: (accountId, ids) =>
         this.#accounts.erased(accountId, ids.map((id) => Uint8Array.fromHex(id).subarray(32))),
     });

@@ -16,6 +16,7 @@
  * const { effects } = await sponsor.execute(digest, signature);
  * ```
  */
+import { LruMap } from "@svc/util/lru_map";
 import { bcs } from "@mysten/sui/bcs";
 import { JsonRpcError, type SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
@@ -31,7 +32,6 @@ import {
   SvcError,
 } from "@svc/relayer/kit";
 import { isAddress } from "@svc/util/keys";
-import { RecentSet } from "@svc/util/recent_set";
 import {
   ABORT_REASONS,
   ACCOUNT_MODULE,
@@ -104,7 +104,7 @@ export class SuiSponsor implements Sponsor {
   /** Coins picked by sponsor calls still building or signing their transaction. */
   #reserved = new Set<string>();
   /** Digests executed (the latest 10 000). */
-  #done = new RecentSet<string>(10_000);
+  #done = new LruMap<string, true>(10_000);
 
   private constructor(options: SuiSponsorOptions, keypair: Ed25519Keypair) {
     this.#options = options;
@@ -272,7 +272,7 @@ export class SuiSponsor implements Sponsor {
       if (options.signal?.aborted) throw options.signal.reason;
       throw backendError("sui", "execute the transaction", error);
     }
-    this.#done.add(digest);
+    this.#done.set(digest, true);
     const effects = response.effects;
     if (effects?.status.status !== "success") {
       throw this.#failed(effects?.status.error, effects?.abortError);

@@ -48,7 +48,6 @@ import { suiClient } from "@svc/sui/rpc_client";
 import { sha256Hex } from "@svc/util/keys";
 import { readBounded } from "@svc/util/read_bounded";
 import { LruMap } from "@svc/util/lru_map";
-import { RecentSet } from "@svc/util/recent_set";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
@@ -149,7 +148,7 @@ export class WalrusBlobStore implements BlobStore {
   /** Stored blobs whose attributes are not written yet, by SHA-256 of the bytes. */
   readonly #unlabelled = new LruMap<string, Stored>(1000);
   /** Blob ids deleted here (most recent {@link MAX_ERASED}): a read of one is not cached. */
-  readonly #erased = new RecentSet<string>(MAX_ERASED);
+  readonly #erased = new LruMap<string, true>(MAX_ERASED);
 
   private constructor(options: ResolvedOptions, objects: BlobObjects) {
     this.#options = options;
@@ -292,7 +291,7 @@ export class WalrusBlobStore implements BlobStore {
           "(SVC_WALRUS_SYSTEM_OBJECT_ID)",
       );
     }
-    this.#erased.add(blobId);
+    this.#erased.set(blobId, true);
     for (const [digest, stored] of this.#unlabelled) {
       if (stored.blobId === blobId) this.#unlabelled.delete(digest);
     }

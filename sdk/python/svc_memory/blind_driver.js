@@ -6233,6 +6233,10 @@ var LruMap = class {
     }
     return value;
   }
+  /** Whether the map holds `key`; unlike `get`, it leaves `key` where it is in the order. */
+  has(key) {
+    return this.#entries.has(key);
+  }
   /** The value of `key`, made by `make` and set when the map does not hold it. */
   getOrSet(key, make) {
     let value = this.get(key);
