@@ -17,6 +17,7 @@
  */
 import {
   answerKinds,
+  type AnswerType,
   asksOwnName,
   isTimeWord,
   mayHoldAnswer,
@@ -80,7 +81,7 @@ export async function lackedAnswer(
   const found = await memoriesAbout(lookup, query, names);
   if (!found) return undefined;
   const { subject, about: { ids, texts } } = found;
-  const known = knownNames(query, subject.about, names, texts);
+  const known = knownNames(query, kinds, subject.about, names, texts);
   const holds = thing
     ? namesOf(thing, known, texts)
     : (text: string) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
@@ -102,16 +103,17 @@ export interface Lacking {
 }
 
 /**
- * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
- * of whom it asks about ("Fergus" is not Fergus's surname, "Killian" not where my stepson went
- * to school), and for a part of their own name, the first names of the other people their
- * memories `texts` name ("my brother Finbarr" is not Breda's maiden name; "my uncle Finbarr
- * Kelly" may hold it) and the places they name ("in Douglas"). Whom a name holding theirs, or
- * what the store says they are (`names`), defines is them; a name right after theirs is theirs
- * ("Fergus Ryan coaches my son Ryan" holds Fergus's surname).
+ * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for (its
+ * `kinds` of answer): those of whom it asks about ("Fergus" is not Fergus's surname, "Killian"
+ * not where my stepson went to school), and for a part of their own name, the first names of
+ * the other people their memories `texts` name ("my brother Finbarr" is not Breda's maiden name;
+ * "my uncle Finbarr Kelly" may hold it) and the places they name ("in Douglas"). Whom a name
+ * holding theirs, or what the store says they are (`names`), defines is them; a name right after
+ * theirs is theirs ("Fergus Ryan coaches my son Ryan" holds Fergus's surname).
  */
 function knownNames(
   query: string,
+  kinds: AnswerType[],
   about: string,
   names: string[],
   texts: (string | null)[],
@@ -119,7 +121,7 @@ function knownNames(
   const said = new Set(names.flatMap(wordsOf));
   const known = new Set(wordsOf(about));
   // The names the store gives whom a question asks about answer a name, nothing else.
-  if (!answerKinds(query).includes("name")) return new Set([...known, ...said]);
+  if (!kinds.includes("name")) return new Set([...known, ...said]);
   if (!asksOwnName(query)) return known;
   const read = texts.filter((text) => text !== null);
   const theirs = (words: string[], relations: string[]) =>
@@ -325,9 +327,10 @@ const thingWords = (text: string) => wordsOfText(text).map((word) => word.replac
 
 /** Whether `words` holds `phrase`'s words in a row, any of them singular or plural. */
 function holdsPhrase(words: string[], phrase: string[]): boolean {
-  const same = (a: string | undefined, b: string) =>
-    a !== undefined && singulars(a).some((form) => singulars(b).includes(form));
-  return words.some((_, at) => phrase.every((word, n) => same(words[at + n], word)));
+  const forms = phrase.map(singulars);
+  const same = (word: string | undefined, n: number) =>
+    word !== undefined && singulars(word).some((form) => forms[n].includes(form));
+  return words.some((_, at) => forms.every((_, n) => same(words[at + n], n)));
 }
 
 /**

@@ -26211,7 +26211,7 @@ async function lackedAnswer(lookup, query, names) {
   const found = await memoriesAbout(lookup, query, names);
   if (!found) return void 0;
   const { subject, about: { ids, texts } } = found;
-  const known = knownNames(query, subject.about, names, texts);
+  const known = knownNames(query, kinds, subject.about, names, texts);
   const holds = thing ? namesOf(thing, known, texts) : (text) => kinds.some((kind) => mayHoldAnswer(text, kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   if (!lacks) return void 0;
@@ -26229,10 +26229,10 @@ async function lackedAnswer(lookup, query, names) {
     why
   };
 }
-function knownNames(query, about, names, texts) {
+function knownNames(query, kinds, about, names, texts) {
   const said = new Set(names.flatMap(wordsOf));
   const known = new Set(wordsOf(about));
-  if (!answerKinds(query).includes("name")) return /* @__PURE__ */ new Set([
+  if (!kinds.includes("name")) return /* @__PURE__ */ new Set([
     ...known,
     ...said
   ]);
@@ -26394,8 +26394,9 @@ var PEOPLE = new Set("man woman men women guy lady girl person people baby".spli
 var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
 var thingWords = (text) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
 function holdsPhrase(words2, phrase) {
-  const same = (a, b) => a !== void 0 && singulars(a).some((form) => singulars(b).includes(form));
-  return words2.some((_, at) => phrase.every((word, n) => same(words2[at + n], word)));
+  const forms = phrase.map(singulars);
+  const same = (word, n) => word !== void 0 && singulars(word).some((form) => forms[n].includes(form));
+  return words2.some((_, at) => forms.every((_2, n) => same(words2[at + n], n)));
 }
 function callsBy(name, relations) {
   const [first] = wordsOfText(name);
