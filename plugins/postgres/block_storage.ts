@@ -33,7 +33,7 @@ import type {
   StoredHeader,
 } from "@svc/encrypted-index/storage";
 import type postgres from "postgres";
-import { type Database, pgCall, type Sql } from "./database.ts";
+import { type Database, pgCall, pgError, type Sql } from "./database.ts";
 
 /** The channel commits are announced on. */
 export const INDEX_CHANNEL = "svc_index";
@@ -117,28 +117,33 @@ export class PgBlockStorage implements BlockStorage {
   }
 
   async meta(): Promise<IndexMeta | null> {
-    const [row] = await this.#sql<{ meta: IndexMeta }[]>`
-      select meta from svc_index_meta where index_name = ${this.name}`;
+    const [row] = await pgCall("read the index's record", () =>
+      this.#sql<{ meta: IndexMeta }[]>`
+        select meta from svc_index_meta where index_name = ${this.name}`);
     return row?.meta ?? null;
   }
 
   async setMeta(meta: IndexMeta): Promise<void> {
     const value = this.#sql.json({ ...meta });
-    await this.#sql`
-      insert into svc_index_meta (index_name, meta) values (${this.name}, ${value})
-      on conflict (index_name) do update set meta = excluded.meta`;
+    await pgCall("record the index", () =>
+      this.#sql`
+        insert into svc_index_meta (index_name, meta) values (${this.name}, ${value})
+        on conflict (index_name) do update set meta = excluded.meta`);
   }
 
   async note(name: string): Promise<string | null> {
-    const [row] = await this.#sql<{ value: string }[]>`
-      select value from svc_index_notes where index_name = ${this.name} and name = ${name}`;
+    const [row] = await pgCall("read the index's note", () =>
+      this.#sql<{ value: string }[]>`
+        select value from svc_index_notes where index_name = ${this.name} and name = ${name}`);
     return row?.value ?? null;
   }
 
   async setNote(name: string, value: string): Promise<void> {
-    await this.#sql`
-      insert into svc_index_notes (index_name, name, value) values (${this.name}, ${name}, ${value})
-      on conflict (index_name, name) do update set value = excluded.value`;
+    await pgCall("write the index's note", () =>
+      this.#sql`
+        insert into svc_index_notes (index_name, name, value)
+        values (${this.name}, ${name}, ${value})
+        on conflict (index_name, name) do update set value = excluded.value`);
   }
 
   async header(ref: NamespaceRef): Promise<StoredHeader | null> {
@@ -152,10 +157,11 @@ export class PgBlockStorage implements BlockStorage {
 
   /** The headers of the namespaces `filter` (a condition after `and`, or none) selects. */
   async #headers(filter: postgres.Fragment): Promise<StoredHeader[]> {
-    const rows = await this.#sql<HeaderRow[]>`
-      select owner_hash, ns_hash, name, count, version from svc_index_headers
-      where index_name = ${this.name} ${filter}
-      order by owner_hash, ns_hash`;
+    const rows = await pgCall("read the index's namespaces", () =>
+      this.#sql<HeaderRow[]>`
+        select owner_hash, ns_hash, name, count, version from svc_index_headers
+        where index_name = ${this.name} ${filter}
+        order by owner_hash, ns_hash`);
     return rows.map((row) => ({
       ref: { owner: row.owner_hash, ns: row.ns_hash },
       header: { name: row.name, count: row.count },
@@ -171,20 +177,25 @@ export class PgBlockStorage implements BlockStorage {
     // Commits are whole: every stored block is committed. The ids come first, so that only
     // the blocks the reader does not hold are read, a batch at a time; one a later commit
     // removed meanwhile does not come (the reader finds the namespace moved on).
-    const listed = await this.#sql<{ block_id: string }[]>`
-      select block_id from svc_index_blocks
-      where index_name = ${this.name} and ns_hash = ${ref.ns}
-      order by block_id`;
+    const listed = await pgCall("list the index's blocks", () =>
+      this.#sql<{ block_id: string }[]>`
+        select block_id from svc_index_blocks
+        where index_name = ${this.name} and ns_hash = ${ref.ns}
+        order by block_id`);
     const wanted: string[] = [];
     for (const { block_id: id } of listed) {
       if (held.has(id)) yield { id, bytes: null };
       else wanted.push(id);
     }
     for (const batch of chunks(wanted, READ_BATCH)) {
-      const rows = await this.#sql<{ block_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
-        select block_id, bytes from svc_index_blocks
-        where index_name = ${this.name} and ns_hash = ${ref.ns}
-          and block_id = any(${batch}::text[])`;
+      const rows = await pgCall(
+        "read the index's blocks",
+        () =>
+          this.#sql<{ block_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
+          select block_id, bytes from svc_index_blocks
+          where index_name = ${this.name} and ns_hash = ${ref.ns}
+            and block_id = any(${batch}::text[])`,
+      );
       for (const row of rows) yield { id: row.block_id, bytes: row.bytes };
     }
   }
@@ -192,9 +203,13 @@ export class PgBlockStorage implements BlockStorage {
   async locate(ids: string[]): Promise<Map<string, NamespaceRef>> {
     const found = new Map<string, NamespaceRef>();
     if (ids.length === 0) return found;
-    const rows = await this.#sql<{ memory_id: string; owner_hash: string; ns_hash: string }[]>`
-      select memory_id, owner_hash, ns_hash from svc_index_ids
-      where index_name = ${this.name} and memory_id = any(${ids}::text[])`;
+    const rows = await pgCall(
+      "find the memories in the index",
+      () =>
+        this.#sql<{ memory_id: string; owner_hash: string; ns_hash: string }[]>`
+        select memory_id, owner_hash, ns_hash from svc_index_ids
+        where index_name = ${this.name} and memory_id = any(${ids}::text[])`,
+    );
     for (const row of rows) found.set(row.memory_id, { owner: row.owner_hash, ns: row.ns_hash });
     return found;
   }
@@ -286,7 +301,7 @@ export class PgBlockStorage implements BlockStorage {
       }) as string | null;
     } catch (error) {
       for (const ns of version ? namespaces : []) this.#mine.delete(`${ns}:${version}`);
-      throw error;
+      throw pgError("save the index", error);
     }
   }
 

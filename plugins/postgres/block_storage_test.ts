@@ -113,3 +113,39 @@ Deno.test("encrypted index on PostgreSQL: no name, term, tag, blob id or vector 
     await database.close();
   }
 });
+
+Deno.test("PgBlockStorage: a database that is gone is a 503 that names neither the URL nor the data", async () => {
+  const db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 3 });
+  const storage = await PgBlockStorage.open(database, "index");
+  const ref = { owner: "owner-hash", ns: "ns-hash" };
+  await database.close();
+  await db[Symbol.asyncDispose]();
+  const change = {
+    expect: [{ ref, version: null }],
+    headers: [{ ref, header: { name: new Uint8Array(4), count: 1 } }],
+    putBlocks: [],
+    deleteBlocks: [],
+    putIds: [{ id: "m1", ref }],
+    deleteIds: [],
+  };
+  const calls = [
+    () => storage.meta(),
+    () => storage.setMeta({ format: 1, model: "test", dimensions: 3, keyCheck: "check" }),
+    () => storage.note("n"),
+    () => storage.setNote("n", "v"),
+    () => storage.header(ref),
+    () => storage.headers(),
+    () => Array.fromAsync(storage.blocks(ref, "0")),
+    () => storage.locate(["m1"]),
+    () => storage.commit(change),
+  ];
+  for (const call of calls) {
+    await assert.rejects(call, (error: Error & { code?: string }) => {
+      assert.equal(error.code, "backend_unavailable", String(error));
+      assert.doesNotMatch(error.message, /postgres:\/\/|owner-hash|ns-hash/);
+      return true;
+    });
+  }
+  storage.close();
+});
