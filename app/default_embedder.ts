@@ -11,7 +11,7 @@
  *   embedder keeps serving with that one).
  */
 import { type Logger, SvcError } from "@svc/relayer/kit";
-import { nullIfMissing, pathExists } from "@svc/util/files";
+import { nullIfMissing, pathExists, writeWhole } from "@svc/util/files";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";
 
@@ -103,8 +103,5 @@ async function readChoice(dataDir: string): Promise<Choice | undefined> {
 
 /** Records the choice whole: a crash leaves the old file or the new, never a part. */
 async function recordChoice(dataDir: string, embedder: Choice) {
-  const path = `${dataDir}/${EMBEDDER_RECORD}`;
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify({ embedder }) + "\n", { mode: 0o600 });
-  await Deno.rename(temporary, path);
+  await writeWhole(`${dataDir}/${EMBEDDER_RECORD}`, JSON.stringify({ embedder }) + "\n");
 }

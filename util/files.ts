@@ -1,7 +1,7 @@
 /**
  * Whether something is at a path, for the few places that branch on it (JSR's `@std/fs` is not
  * reachable from this project's build machines), a file operation that may find no file, and a
- * cache file written whole or not at all.
+ * file (a cache file) written whole or not at all.
  *
  * @example
  * ```ts
@@ -29,19 +29,38 @@ export async function nullIfMissing<T>(operation: Promise<T>): Promise<T | null>
 }
 
 /**
- * Writes `bytes` to `path` (its folder made owner-only), whole or not at all: through a temporary
- * file renamed into place. A cache is optional: where it cannot be written (a read-only folder),
- * nothing is left behind and `false` comes back.
+ * Writes `data` to `path` whole or not at all: into an owner-only temporary file beside it
+ * (`path.<uuid>.tmp`), synced, then renamed into place; a crash leaves the old file or the new.
+ * On failure the temporary file is removed and the error thrown.
+ */
+export async function writeWhole(path: string, data: Uint8Array | string): Promise<void> {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  try {
+    await Deno.writeFile(temporary, bytes, { createNew: true, mode: 0o600 });
+    const file = await Deno.open(temporary, { write: true });
+    try {
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Writes `bytes` to `path` (its folder made owner-only) with `writeWhole`. A cache is optional:
+ * where it cannot be written (a read-only folder), nothing is left behind and `false` comes back.
  */
 export async function writeCache(path: string, bytes: Uint8Array): Promise<boolean> {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", { recursive: true, mode: 0o700 });
-    await Deno.writeFile(temporary, bytes, { mode: 0o600 });
-    await Deno.rename(temporary, path);
+    await writeWhole(path, bytes);
     return true;
   } catch {
-    await Deno.remove(temporary).catch(() => {});
     return false;
   }
 }

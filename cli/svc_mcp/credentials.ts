@@ -4,6 +4,7 @@
  * never through a symbolic link. A corrupt file is reported and treated as signed out.
  */
 import type { KeyLimitsJson } from "@svc/relayer/kit";
+import { writeWhole } from "@svc/util/files";
 
 export interface Credentials {
   version: 1;
@@ -161,20 +162,7 @@ export class CredentialsFile {
     }
     await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
     if (POSIX) await Deno.chmod(this.dir, 0o700);
-    const temporary = `${this.path}.${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
-    try {
-      await file.write(new TextEncoder().encode(JSON.stringify(credentials, null, 2) + "\n"));
-      await file.sync();
-    } finally {
-      file.close();
-    }
-    try {
-      await Deno.rename(temporary, this.path);
-    } catch (error) {
-      await Deno.remove(temporary).catch(() => {});
-      throw error;
-    }
+    await writeWhole(this.path, JSON.stringify(credentials, null, 2) + "\n");
   }
 
   /**

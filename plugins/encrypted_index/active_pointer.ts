@@ -4,6 +4,7 @@
  * old one, and the folder synced: a crash leaves the old name or the new, never a mix.
  */
 import { backendError, checkIndexName, SvcError } from "@svc/relayer/kit";
+import { writeWhole } from "@svc/util/files";
 
 /** The active index named in `dir/file`; `fallback` when there is no such file. */
 export async function readActiveIndex(
@@ -32,17 +33,7 @@ export async function readActiveIndex(
 /** Names `name` the active index in `dir/file`, in one step a crash leaves done or not. */
 export async function writeActiveIndex(dir: string, file: string, name: string): Promise<void> {
   checkIndexName(name);
-  const path = `${dir}/${file}`;
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  const bytes = new TextEncoder().encode(JSON.stringify({ name }) + "\n");
-  const handle = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    for (let at = 0; at < bytes.byteLength;) at += await handle.write(bytes.subarray(at));
-    await handle.sync();
-  } finally {
-    handle.close();
-  }
-  await Deno.rename(temp, path);
+  await writeWhole(`${dir}/${file}`, JSON.stringify({ name }) + "\n");
   if (Deno.build.os === "windows") return;
   const folder = await Deno.open(dir, { read: true });
   try {

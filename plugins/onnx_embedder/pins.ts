@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { writeWhole } from "@svc/util/files";
 
 /** A file's size and SHA-256 (hex). */
 export interface PinnedFile {
@@ -114,9 +115,7 @@ export async function readRecord<T>(dir: string, file: string): Promise<T | unde
 
 /** Writes `record` as JSON to `dir/file` whole: a crash leaves the old file or the new. */
 export async function writeRecord(dir: string, file: string, record: unknown): Promise<void> {
-  const temporary = `${dir}/.${file}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(temporary, `${dir}/${file}`);
+  await writeWhole(`${dir}/${file}`, JSON.stringify(record, null, 2) + "\n");
 }
 
 /** The pins of downloaded `files`. */

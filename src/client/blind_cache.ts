@@ -9,6 +9,7 @@
  * holds. An erase rewrites the file without the erased entry.
  */
 import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
+import { writeWhole } from "@svc/util/files";
 import { SvcError } from "../errors.ts";
 
 /** A record of the log as the relayer serves it: an entry (`sealed`), or a tombstone. */
@@ -97,9 +98,7 @@ export class BlindCache {
     const kept = all.filter((record, at) =>
       !record.sealed || at > (lastErased.get(record.id) ?? -1)
     );
-    const temporary = `${this.#path}.tmp`;
-    await Deno.writeFile(temporary, this.#frame(kept), { mode: 0o600 });
-    await Deno.rename(temporary, this.#path);
+    await writeWhole(this.#path, this.#frame(kept));
   }
 
   #frame(records: LogRecord[]): Uint8Array<ArrayBuffer> {

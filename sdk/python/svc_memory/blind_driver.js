@@ -6870,6 +6870,51 @@ var DEFAULT_DOWNLOAD = Object.freeze({
   maxBytes: DEFAULT_DOWNLOAD_MAX_MB * 1024 * 1024
 });
 
+// util/files.ts
+async function nullIfMissing(operation) {
+  try {
+    return await operation;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+async function writeWhole(path, data) {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  try {
+    await Deno.writeFile(temporary, bytes, {
+      createNew: true,
+      mode: 384
+    });
+    const file = await Deno.open(temporary, {
+      write: true
+    });
+    try {
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {
+    });
+    throw error;
+  }
+}
+async function writeCache(path, bytes) {
+  try {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", {
+      recursive: true,
+      mode: 448
+    });
+    await writeWhole(path, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // plugins/onnx_embedder/hub.ts
 var LISTING_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -6890,34 +6935,6 @@ var ONNX_RANKING = {
 };
 function onnxModelId(recipe2) {
   return `onnx:${recipe2.name}:${recipe2.digest.slice(0, 16)}`;
-}
-
-// util/files.ts
-async function nullIfMissing(operation) {
-  try {
-    return await operation;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-async function writeCache(path, bytes) {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", {
-      recursive: true,
-      mode: 448
-    });
-    await Deno.writeFile(temporary, bytes, {
-      mode: 384
-    });
-    await Deno.rename(temporary, path);
-    return true;
-  } catch {
-    await Deno.remove(temporary).catch(() => {
-    });
-    return false;
-  }
 }
 
 // util/words.ts
@@ -26954,11 +26971,7 @@ ${keyId}`);
       ]
     ]));
     const kept2 = all.filter((record, at) => !record.sealed || at > (lastErased.get(record.id) ?? -1));
-    const temporary = `${this.#path}.tmp`;
-    await Deno.writeFile(temporary, this.#frame(kept2), {
-      mode: 384
-    });
-    await Deno.rename(temporary, this.#path);
+    await writeWhole(this.#path, this.#frame(kept2));
   }
   #frame(records) {
     const sealed = chachaSeal(this.#key, encoder12.encode(JSON.stringify(records)), this.#data);
