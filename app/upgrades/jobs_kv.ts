@@ -6,6 +6,7 @@
 import { KvStateStore } from "@svc/denokv";
 import { SvcError } from "@svc/relayer/kit";
 import { sealStoredRecords, StateLifecycleRecords } from "@svc/relayer/stored";
+import { pathExists } from "@svc/util/files";
 
 /** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
 const SEALED_MARK = ["at_rest", "names_sealed"];
@@ -15,23 +16,16 @@ const SEALED_MARK = ["at_rest", "names_sealed"];
  */
 const TAGGED_MARK = ["at_rest", "erased_owners_tagged"];
 
-/** Job records and dead letters of `jobs.kv` at `path` sealed, once; how many. */
-export async function sealJobRecords(path: string, secret: Uint8Array<ArrayBuffer>) {
-  return await withKv(path, async (state) => {
-    if (await state.get(SEALED_MARK)) return 0;
-    const sealed = await sealStoredRecords(state, secret);
-    await state.set(SEALED_MARK, true);
-    return sealed;
-  });
+/** Job records and dead letters of the data directory's `jobs.kv` sealed, once; how many. */
+export function sealJobRecords(dataDir: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
+  return once(dataDir, SEALED_MARK, (state) => sealStoredRecords(state, secret));
 }
 
-/** Erased memories of `jobs.kv` at `path` filed under their owner's keyed hash, once; how many. */
-export async function tagErasedOwners(path: string, secret: Uint8Array<ArrayBuffer>) {
-  return await withKv(path, async (state) => {
-    if (await state.get(TAGGED_MARK)) return 0;
-    let moved: number;
+/** Erased memories of the data directory's `jobs.kv` filed under their owner's keyed hash, once. */
+export function tagErasedOwners(dataDir: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
+  return once(dataDir, TAGGED_MARK, async (state) => {
     try {
-      moved = await new StateLifecycleRecords(state, secret).sealStored();
+      return await new StateLifecycleRecords(state, secret).sealStored();
     } catch (error) {
       throw new SvcError(
         "backend_unavailable",
@@ -41,15 +35,27 @@ export async function tagErasedOwners(path: string, secret: Uint8Array<ArrayBuff
         { cause: error },
       );
     }
-    await state.set(TAGGED_MARK, true);
-    return moved;
   });
 }
 
-async function withKv<T>(path: string, use: (state: KvStateStore) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on the data directory's `jobs.kv` unless `mark` says it ran, then sets `mark`;
+ * what `work` counted (0 without a `jobs.kv`).
+ */
+async function once(
+  dataDir: string,
+  mark: string[],
+  work: (state: KvStateStore) => Promise<number>,
+): Promise<number> {
+  const path = `${dataDir}/jobs.kv`;
+  if (!await pathExists(path)) return 0;
   const kv = await Deno.openKv(path);
   try {
-    return await use(new KvStateStore(kv));
+    const state = new KvStateStore(kv);
+    if (await state.get(mark)) return 0;
+    const done = await work(state);
+    await state.set(mark, true);
+    return done;
   } finally {
     kv.close();
   }

@@ -74,12 +74,12 @@ const UPGRADES: Upgrade[] = [
     name: "jobs.kv records",
     on: "files",
     optional: true,
-    run: ({ dataDir, secret }) => ifExists(`${dataDir}/jobs.kv`, (p) => sealJobRecords(p, secret)),
+    run: ({ dataDir, secret }) => sealJobRecords(dataDir, secret),
   },
   {
     name: "jobs.kv erases",
     on: "files",
-    run: ({ dataDir, secret }) => ifExists(`${dataDir}/jobs.kv`, (p) => tagErasedOwners(p, secret)),
+    run: ({ dataDir, secret }) => tagErasedOwners(dataDir, secret),
   },
   { name: "blob files", on: "files", run: moveBlobFilesOf },
   {
@@ -103,10 +103,6 @@ export async function upgrade(target: UpgradeTarget): Promise<UpgradeDone[]> {
     done.push({ name, moved });
   }
   return done;
-}
-
-async function ifExists(path: string, run: (path: string) => Promise<number>): Promise<number> {
-  return await pathExists(path) ? await run(path) : 0;
 }
 
 /**
