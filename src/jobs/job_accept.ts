@@ -75,7 +75,6 @@ export class AcceptGroups {
     const { claim: pending, message } = options;
     const claim = pending?.carriedBy?.(this.#state);
     if (pending && !claim) await pending.settle();
-    const ids = records.map((record) => record.job_id);
     // Each text's key is durable before the commit that writes the text (a crash between leaves
     // an unused key, erased with its memory id).
     const sealed = await Promise.all(
@@ -83,13 +82,9 @@ export class AcceptGroups {
     );
     const bytes = sealed.reduce((n, s) => n + s.byteLength, 0);
     if (bytes > MAX_COMMIT_BYTES || records.length > GROUP_JOBS) {
-      await this.#texts.stagePayloads(ids, sealed);
-      const op = this.#state.batch();
-      this.#add(op, records, []);
-      claim?.add(op);
-      await commit(op, "accept the job");
-      claim?.landed();
-      if (message) await this.#enqueue(ids);
+      // Too large to share a commit: its texts are staged, and its records committed alone.
+      await this.#texts.stagePayloads(records.map((record) => record.job_id), sealed);
+      await this.#commitGroup([{ records, sealed: [], bytes, claim, message }]);
       return;
     }
     await this.#commitTogether({ records, sealed, bytes, claim, message });

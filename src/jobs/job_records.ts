@@ -8,7 +8,7 @@ import { SvcError } from "../errors.ts";
 import type { StateBatch, StateEntry, StateStore } from "../state/state_store.ts";
 import type { JobRecord } from "./job_queue.ts";
 import type { MessageQueue } from "./message_queue.ts";
-import { RECORD_TTL_MS } from "./job_texts.ts";
+import { RECORD_TTL_MS, storeFailed } from "./job_texts.ts";
 import type { JobSeal } from "./job_seal.ts";
 import { stillAsSeen } from "./job_transitions.ts";
 
@@ -71,11 +71,6 @@ export interface RecordChange {
   seen: JobRecord;
   change: (stored: JobRecord) => JobRecord | null;
   more?: (op: StateBatch) => void;
-}
-
-/** Throws the error of a job store that failed to `action`. */
-export function storeFailed(action: string, cause: unknown): never {
-  throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, { cause });
 }
 
 /**

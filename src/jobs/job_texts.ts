@@ -310,13 +310,14 @@ function keyedAad(jobId: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(`svc-job-text:${jobId}`);
 }
 
+/** Throws the error of a job store that failed to `action`. */
+export function storeFailed(action: string, cause: unknown): never {
+  throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, { cause });
+}
+
 /** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
 export async function commit(op: StateBatch, action: string): Promise<void> {
-  const ok = await op.commit().catch((cause) => {
-    throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
-      cause,
-    });
-  });
+  const ok = await op.commit().catch((cause) => storeFailed(action, cause));
   if (!ok) {
     throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
   }

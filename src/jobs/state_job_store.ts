@@ -28,7 +28,6 @@ import {
   failuresOf,
   jobIdsOf,
   type StateRecords,
-  storeFailed,
   updateMany,
 } from "./job_records.ts";
 import { JobSeal, type StoredJobRecord } from "./job_seal.ts";
@@ -37,6 +36,7 @@ import {
   JobTexts,
   MAX_COMMIT_BYTES,
   RECORD_TTL_MS,
+  storeFailed,
   type TextsToDrop,
 } from "./job_texts.ts";
 import type { MessageQueue } from "./message_queue.ts";
