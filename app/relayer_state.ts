@@ -11,7 +11,7 @@ import { KvStateStore, openKvStores } from "@svc/denokv";
 import { StateUpdateClaims } from "@svc/relayer/stored";
 import type { Logger } from "@svc/relayer/kit";
 import type { RelayerOptions } from "@svc/relayer";
-import { ReindexState, type ReindexStateStore } from "@svc/relayer/reindex";
+import { ReindexState } from "@svc/relayer/reindex";
 import { scrubSqlite } from "@svc/util/scrub";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";
@@ -36,7 +36,7 @@ export interface RelayerState {
    */
   keyStore?: SqliteKeyStore;
   shared: SharedState;
-  reindex: ReindexStateStore;
+  reindex: ReindexState;
   close(): Promise<void>;
 }
 

@@ -36,7 +36,7 @@ import {
   recordedEmbedder,
   Reindexer,
   type ReindexPlan,
-  type ReindexStateStore,
+  type ReindexState,
   sameEmbedding,
   settleLeftovers,
 } from "@svc/relayer/reindex";
@@ -68,7 +68,7 @@ export interface VectorIndexDependencies {
   config: Config;
   indexes: VectorIndexSet;
   /** Keeps the reindex's plan and cursors (in `jobs.kv`, or the shared database). */
-  state: ReindexStateStore;
+  state: ReindexState;
   secret: Uint8Array<ArrayBuffer>;
   cipher: Cipher;
   blobs: BlobStore;
@@ -248,7 +248,7 @@ async function serveKept(
 
 /** Warns of an unfinished reindex for another embedder than `serving`'s; whether there is one. */
 async function warnOfUnfinished(
-  state: ReindexStateStore,
+  state: ReindexState,
   serving: IndexEmbedding,
   logger: Logger,
 ): Promise<boolean> {

@@ -48,7 +48,7 @@ export type {
 export * as stateKeys from "./state/state_key.ts";
 /** Keyed hashes to file entries under instead of what they name (`tagKey`, `tagOf`). */
 export * as stateTags from "./state/tags.ts";
-export { type PartitionCursor, type ReindexPlan, type ReindexStateStore } from "./reindex/state.ts";
+export { type PartitionCursor, type ReindexPlan, type ReindexState } from "./reindex/state.ts";
 export {
   type AccessLogStore,
   type AccessRecordRange,

@@ -16,5 +16,5 @@
 export { type IndexGeneration, IndexSwitch, recordedEmbedder } from "./index_switch.ts";
 export { planReindex, sameEmbedding, settleLeftovers } from "./plan.ts";
 export { Reindexer, type ReindexProgress, type ReindexSummary } from "./reindexer.ts";
-export { type ReindexPlan, ReindexState, type ReindexStateStore } from "./state.ts";
+export { type ReindexPlan, ReindexState } from "./state.ts";
 export { BackgroundReindex } from "./background.ts";

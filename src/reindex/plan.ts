@@ -5,7 +5,7 @@
  */
 import type { IndexEmbedding, VectorIndexSet } from "../backends/types.ts";
 import { type Logger, silentLogger } from "../log.ts";
-import type { ReindexPlan, ReindexStateStore } from "./state.ts";
+import type { ReindexPlan, ReindexState } from "./state.ts";
 
 /** The name after `active`: `index` → `index-2`, `index-2` → `index-3`. */
 function nextIndexName(active: string): string {
@@ -20,7 +20,7 @@ function nextIndexName(active: string): string {
  */
 export async function settleLeftovers(
   indexes: VectorIndexSet,
-  state: ReindexStateStore,
+  state: ReindexState,
   logger: Logger = silentLogger,
 ): Promise<void> {
   const plan = await state.plan();
@@ -51,7 +51,7 @@ export function sameEmbedding(a: IndexEmbedding, b: IndexEmbedding): boolean {
  */
 export async function planReindex(
   indexes: VectorIndexSet,
-  state: ReindexStateStore,
+  state: ReindexState,
   embedding: IndexEmbedding,
   options: { logger?: Logger; now?: () => number } = {},
 ): Promise<ReindexPlan & { resumed: boolean }> {

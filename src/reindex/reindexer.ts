@@ -41,7 +41,7 @@ import type { VectorSeal } from "../pipeline/vector_seal.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { createReader, type MemoryReader } from "../services/reader.ts";
 import type { IndexGeneration, IndexSwitch } from "./index_switch.ts";
-import type { PartitionCursor, ReindexStateStore } from "./state.ts";
+import type { PartitionCursor, ReindexState } from "./state.ts";
 
 /** What a reindex works with. */
 export interface ReindexerOptions {
@@ -50,7 +50,7 @@ export interface ReindexerOptions {
   /** The active index (the source) and the one being built (`IndexSwitch.build`). */
   switch: IndexSwitch;
   /** Where the cursors are kept. */
-  state: ReindexStateStore;
+  state: ReindexState;
   /** Decrypts the memories' blobs; it must hold its own keys (`holdsKeys`). */
   cipher: Cipher;
   blobs: BlobStore;

@@ -33,23 +33,6 @@ export interface PartitionCursor {
   done: boolean;
 }
 
-/**
- * Where a reindex keeps its progress (`ReindexState`, in the relayer's `StateStore`, whichever
- * backend keeps that). Namespaces are filed under keyed hashes, never by name.
- */
-export interface ReindexStateStore {
-  /** The reindex under way, or `null`. */
-  plan(): Promise<ReindexPlan | null>;
-  /** Starts a reindex: records `plan`, with no namespace done yet. */
-  begin(plan: ReindexPlan): Promise<void>;
-  /** A namespace's progress, or `null` before its first memory. */
-  cursor(owner: string, namespace: string): Promise<PartitionCursor | null>;
-  /** Records a namespace's progress. */
-  setCursor(owner: string, namespace: string, cursor: PartitionCursor): Promise<void>;
-  /** Forgets the reindex: its plan and every cursor. */
-  clear(): Promise<void>;
-}
-
 /** Names a namespace by a keyed hash of its owner and name (22 base64url characters). */
 type PartitionNamer = (owner: string, namespace: string) => Promise<string>;
 
@@ -80,7 +63,7 @@ const CURSORS = ["reindex", "cursor"];
  * ["reindex", "cursor", partition]  { after, copied, skipped, done }: one per namespace
  * ```
  */
-export class ReindexState implements ReindexStateStore {
+export class ReindexState {
   readonly #state: StateStore;
   readonly #name: PartitionNamer;
 
@@ -98,24 +81,29 @@ export class ReindexState implements ReindexStateStore {
     return [...CURSORS, await this.#name(owner, namespace)];
   }
 
+  /** The reindex under way, or `null`. */
   async plan(): Promise<ReindexPlan | null> {
     return (await this.#state.get<ReindexPlan>(PLAN))?.value ?? null;
   }
 
+  /** Starts a reindex: records `plan`, with no namespace done yet. */
   async begin(plan: ReindexPlan): Promise<void> {
     await this.clear();
     await this.#state.set(PLAN, plan);
   }
 
+  /** A namespace's progress, or `null` before its first memory. */
   async cursor(owner: string, namespace: string): Promise<PartitionCursor | null> {
     return (await this.#state.get<PartitionCursor>(await this.#key(owner, namespace)))?.value ??
       null;
   }
 
+  /** Records a namespace's progress. */
   async setCursor(owner: string, namespace: string, cursor: PartitionCursor): Promise<void> {
     await this.#state.set(await this.#key(owner, namespace), cursor);
   }
 
+  /** Forgets the reindex: its plan and every cursor. */
   async clear(): Promise<void> {
     const keys: StateKey[] = [];
     for await (const { key } of this.#state.list({ prefix: CURSORS })) keys.push(key);
