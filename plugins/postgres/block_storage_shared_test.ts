@@ -248,7 +248,7 @@ Deno.test("PgBlockStorage: a storage's own commit to several namespaces is not a
     });
     assert.ok(version);
     // Its notifications come back on the same connection, after a round trip at most.
-    await database.notify("svc_test_flush", "");
+    await database.sql`select pg_notify('svc_test_flush', '')`;
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(heard, []);
   } finally {

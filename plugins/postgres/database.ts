@@ -451,14 +451,6 @@ export class Database {
     retired.finally(() => this.#retiring.delete(retired));
   }
 
-  /** Notifies every relayer listening on `channel` (at once, outside a transaction). */
-  async notify(channel: string, payload: string): Promise<void> {
-    await pgCall(
-      "notify the other relayers",
-      () => this.sql`select pg_notify(${channel}, ${payload})`,
-    );
-  }
-
   /** Stops listening and closes every connection (waiting up to 5 s for queries in flight). */
   async close(): Promise<void> {
     this.#closing.abort();

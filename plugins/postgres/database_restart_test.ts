@@ -73,7 +73,7 @@ Deno.test("a database restarted under load: the pool is renewed once, listening 
       ["database connections renewed"],
     );
     // Notifications reach the listeners again.
-    await database.notify("svc_b", "after");
+    await database.sql`select pg_notify('svc_b', 'after')`;
     await until(() => heard.includes("after"));
     assert.deepEqual(heard, ["after"]);
   } finally {
@@ -99,7 +99,7 @@ Deno.test("a listening connection lost while the database refuses connections: t
     await admin.sql.unsafe(`alter database ${db.name} allow_connections true`);
     await until(() => relistened > 0);
     assert.equal(relistened, 1);
-    await database.notify("svc_jobs", "a job");
+    await database.sql`select pg_notify('svc_jobs', 'a job')`;
     await until(() => heard.length > 0);
     assert.deepEqual(heard, ["a job"]);
   } finally {
@@ -145,7 +145,7 @@ Deno.test("a channel listened to while the pool is renewed is heard on the new p
     const heard: string[] = [];
     await database.listen("svc_late", (payload) => heard.push(payload));
     await until(() => database.sql !== before);
-    await database.notify("svc_late", "after");
+    await database.sql`select pg_notify('svc_late', 'after')`;
     await until(() => heard.length > 0);
     assert.deepEqual(heard, ["after"]);
   } finally {

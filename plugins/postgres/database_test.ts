@@ -150,7 +150,7 @@ Deno.test("a notification reaches every listening pool", async () => {
       heard.push(payload);
       got.resolve();
     });
-    await a.notify("svc_test", "namespace changed");
+    await a.sql`select pg_notify('svc_test', 'namespace changed')`;
     await got.promise;
     assert.deepEqual(heard, ["namespace changed"]);
   } finally {
