@@ -65,7 +65,6 @@ export class PgReplayGuard implements ReplayGuard {
   #claimed: Promise<unknown> = Promise.resolve();
   #pruning: Promise<void> | undefined;
   #nextPrune = 0;
-  #batches = 0;
 
   /** A guard on `database` (whose schema is migrated); opens nothing. */
   constructor(database: Database, options: PgReplayGuardOptions = {}) {
@@ -94,11 +93,6 @@ export class PgReplayGuard implements ReplayGuard {
       this.#pruning = this.#pruneAll(now).finally(() => this.#pruning = undefined);
     }
     return claims.map(({ print }) => accepted.delete(print));
-  }
-
-  /** How many batches this guard wrote (each one statement). */
-  stats(): { batches: number } {
-    return { batches: this.#batches };
   }
 
   /** Waits for the claims and the pruning under way. */
@@ -143,7 +137,6 @@ export class PgReplayGuard implements ReplayGuard {
     // One lock order for every relayer's batches: no deadlock between them.
     const prints = [...expiries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const sql = this.#database.sql;
-    this.#batches++;
     for (let attempt = 1;; attempt++) {
       try {
         const rows = await sql<{ print: bigint }[]>`
