@@ -690,9 +690,11 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   assert.equal(lone.status, 400);
   assert.match((await lone.json()).error.message, /^Parse error: .*surrogate/);
 
-  const client = await stack.connect(caller, { sse: true });
-  assert.equal((await client.listTools()).tools.length, 9);
-  const [sessionId] = [...stack.sidecar.sessions.ids()];
+  // An SSE session, whose stream first names where its messages go.
+  const stream = await fetch(`${stack.url}/api/mcp/sse`, { headers: stack.auth(caller) });
+  const events = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const endpoint = (await events.read()).value!;
+  const sessionId = /sessionId=([\w-]+)/.exec(endpoint)![1];
   const sseBatch = await post(
     `/api/mcp/messages?sessionId=${sessionId}`,
     JSON.stringify(Array(65).fill(ping)),
@@ -716,6 +718,7 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
     }
   }
   assert.equal(stack.sidecar.sessions.size, 1);
+  await events.cancel();
 });
 
 Deno.test("MCP: failed sign-ins count against the MCP client's address, not the relayer's loopback", async () => {

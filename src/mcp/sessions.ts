@@ -110,11 +110,6 @@ export class SessionRegistry<S extends Session = Session> {
     return { ok: true };
   }
 
-  /** The ids of the open sessions. */
-  ids(): IterableIterator<string> {
-    return this.#sessions.keys();
-  }
-
   /** Registers an admitted session, last seen now. */
   add(session: S): void {
     session.lastSeen = this.#now();

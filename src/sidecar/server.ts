@@ -54,8 +54,6 @@ export interface SidecarOptions {
 export interface SidecarSessions {
   /** How many sessions are open. */
   readonly size: number;
-  /** The ids of the open sessions. */
-  ids(): IterableIterator<string>;
   /** Closes sessions idle for longer than the limit; resolves to how many. */
   evictIdle(): Promise<number>;
   /** Closes every session. */
