@@ -6,7 +6,7 @@
  * `MAX_SMALL_BLOCKS`, so a cold load reads few values. The namespaces' in-memory rows change
  * only once the commit succeeded (`apply`).
  */
-import { type BlockColumns, type BlockRow, encodeBlock, rowBytes } from "./block.ts";
+import { type BlockRow, decodeBlock, encodeBlock, rowBytes } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import type { Resident } from "./resident.ts";
 import type { IndexChange, StoredBlock } from "./storage.ts";
@@ -92,22 +92,6 @@ function pack(rows: BlockRow[], dimensions: number): BlockRow[][] {
   return out;
 }
 
-/** The columns of rows, as a decoded block has them. */
-function columnsOf(rows: BlockRow[], dimensions: number, plainBytes: number): BlockColumns {
-  const vectors = new Float32Array(rows.length * dimensions);
-  rows.forEach((row, i) => vectors.set(row.vector, i * dimensions));
-  return {
-    count: rows.length,
-    plainBytes,
-    ids: rows.map((r) => r.id),
-    blobIds: rows.map((r) => r.blobId),
-    terms: rows.map((r) => r.terms),
-    infos: rows.some((r) => r.info) ? rows.map((r) => r.info) : null,
-    createdAt: Float64Array.from(rows, (r) => r.createdAt),
-    vectors,
-  };
-}
-
 /**
  * Plans the change that writes `items` (rows to add, ids to delete); `located` says where
  * their ids are now and `residents` holds every namespace involved, loaded.
@@ -157,7 +141,7 @@ export async function planChange(
       change.deleteIds.push(id);
     }
   }
-  type Written = { id: string; rows: BlockRow[]; plain: number; sealed: number };
+  type Written = { id: string; plain: Uint8Array<ArrayBuffer>; sealed: number };
   const written = new Map<string, Written[]>();
   const names = new Map<string, Uint8Array<ArrayBuffer>>();
   for (const { ref, delta, fresh } of touched.values()) {
@@ -185,7 +169,7 @@ export async function planChange(
       const bytes = await keys.sealBlock(ref, id, plain);
       const block: StoredBlock = { id, bytes };
       change.putBlocks.push({ ns: ref.ns, block });
-      out.push({ id, rows: group, plain: plain.length, sealed: bytes.length });
+      out.push({ id, plain, sealed: bytes.length });
     }
     written.set(ref.ns, out);
     let name = resident.sealedName;
@@ -207,9 +191,8 @@ export async function planChange(
         const count = resident.count + delta;
         resident.dropBlocks(rewritten.get(ref.ns)!);
         for (const id of removed) if (located.get(id)?.ns === ref.ns) resident.remove(id);
-        for (const block of written.get(ref.ns)!) {
-          const columns = columnsOf(block.rows, dimensions, block.plain);
-          resident.addBlock(block.id, block.sealed, columns);
+        for (const { id, plain, sealed } of written.get(ref.ns)!) {
+          resident.addBlock(id, sealed, decodeBlock(plain.buffer, dimensions));
         }
         resident.sealedName = names.get(ref.ns)!;
         resident.version = count > 0 ? version : null;

@@ -8395,20 +8395,6 @@ function pack(rows, dimensions) {
   if (current.length) out.push(current);
   return out;
 }
-function columnsOf(rows, dimensions, plainBytes) {
-  const vectors = new Float32Array(rows.length * dimensions);
-  rows.forEach((row, i) => vectors.set(row.vector, i * dimensions));
-  return {
-    count: rows.length,
-    plainBytes,
-    ids: rows.map((r) => r.id),
-    blobIds: rows.map((r) => r.blobId),
-    terms: rows.map((r) => r.terms),
-    infos: rows.some((r) => r.info) ? rows.map((r) => r.info) : null,
-    createdAt: Float64Array.from(rows, (r) => r.createdAt),
-    vectors
-  };
-}
 async function planChange(keys, dimensions, items, located, residents) {
   const change = {
     expect: [],
@@ -8493,8 +8479,7 @@ async function planChange(keys, dimensions, items, located, residents) {
       });
       out.push({
         id,
-        rows: group,
-        plain: plain.length,
+        plain,
         sealed: bytes.length
       });
     }
@@ -8530,9 +8515,8 @@ async function planChange(keys, dimensions, items, located, residents) {
         const count2 = resident.count + delta;
         resident.dropBlocks(rewritten.get(ref.ns));
         for (const id of removed) if (located.get(id)?.ns === ref.ns) resident.remove(id);
-        for (const block of written.get(ref.ns)) {
-          const columns = columnsOf(block.rows, dimensions, block.plain);
-          resident.addBlock(block.id, block.sealed, columns);
+        for (const { id, plain, sealed } of written.get(ref.ns)) {
+          resident.addBlock(id, sealed, decodeBlock(plain.buffer, dimensions));
         }
         resident.sealedName = names.get(ref.ns);
         resident.version = count2 > 0 ? version : null;
