@@ -37,6 +37,7 @@ import {
   type VectorRow,
   type VectorStore,
 } from "@svc/relayer/kit";
+import { inTurn } from "@svc/util/in_turn";
 import { infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
@@ -95,13 +96,6 @@ export interface EncryptedIndexOptions {
   logger?: Logger;
 }
 
-interface Queued {
-  items: Promise<WriteItem[]>;
-  signal?: AbortSignal;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 /**
  * The encrypted vector index: a {@linkcode VectorStore} whose rows are sealed at rest under
  * keys derived from the relayer's secret, searched exactly in memory. Open it with
@@ -116,8 +110,10 @@ export class EncryptedVectorStore implements VectorStore {
   #keys: IndexKeys;
   #logger: Logger;
   #cache: NamespaceCache;
-  #queue: Queued[] = [];
-  #writing: Promise<void> | null = null;
+  /** The single writer: queued writes apply in order, one atomic change at a time. */
+  #writes = inTurn();
+  /** Writes queued and not done yet. */
+  #queued = 0;
   #committing: Promise<unknown> | null = null;
   #soleWriter: boolean;
   #others: OtherWriters | undefined;
@@ -228,29 +224,15 @@ export class EncryptedVectorStore implements VectorStore {
   #enqueue(count: number, items: Promise<WriteItem[]>, signal?: AbortSignal): Promise<void> {
     if (count === 0) return Promise.resolve();
     items.catch(() => {}); // awaited by the writer, unless the write is cancelled first
-    const done = new Promise<void>((resolve, reject) => {
-      this.#queue.push({ items, signal, resolve, reject });
-    });
-    this.#writing ??= this.#drain();
-    return done;
-  }
-
-  /** The single writer: applies queued writes in order, one atomic change at a time. */
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const next = this.#queue.shift()!;
-      if (next.signal?.aborted) {
-        next.reject(next.signal.reason);
-        continue;
-      }
+    this.#queued++;
+    return this.#writes(async () => {
+      signal?.throwIfAborted();
       try {
-        await this.#write(await next.items);
-        next.resolve();
+        await this.#write(await items);
       } catch (error) {
-        next.reject(backendError(PLUGIN, "write the vector index", error));
+        throw backendError(PLUGIN, "write the vector index", error);
       }
-    }
-    this.#writing = null;
+    }).finally(() => this.#queued--);
   }
 
   async #write(items: WriteItem[]): Promise<void> {
@@ -486,7 +468,7 @@ export class EncryptedVectorStore implements VectorStore {
 
   /** Resolves once queued writes are done. */
   async idle(): Promise<void> {
-    while (this.#writing) await this.#writing;
+    while (this.#queued > 0) await this.#writes(() => Promise.resolve());
   }
 
   /** Waits for queued writes, then closes the database (the store is unusable after). */

@@ -7445,6 +7445,17 @@ var GloveEmbedder = class _GloveEmbedder {
   }
 };
 
+// util/in_turn.ts
+function inTurn() {
+  let last = Promise.resolve();
+  return (task) => {
+    const done = last.then(task);
+    last = done.catch(() => {
+    });
+    return done;
+  };
+}
+
 // plugins/encrypted_index/block.ts
 var VERSION = 2;
 var READS = /* @__PURE__ */ new Set([
@@ -9421,8 +9432,10 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   #keys;
   #logger;
   #cache;
-  #queue = [];
-  #writing = null;
+  /** The single writer: queued writes apply in order, one atomic change at a time. */
+  #writes = inTurn();
+  /** Writes queued and not done yet. */
+  #queued = 0;
   #committing = null;
   #soleWriter;
   #others;
@@ -9533,33 +9546,15 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     if (count2 === 0) return Promise.resolve();
     items.catch(() => {
     });
-    const done = new Promise((resolve, reject) => {
-      this.#queue.push({
-        items,
-        signal,
-        resolve,
-        reject
-      });
-    });
-    this.#writing ??= this.#drain();
-    return done;
-  }
-  /** The single writer: applies queued writes in order, one atomic change at a time. */
-  async #drain() {
-    while (this.#queue.length > 0) {
-      const next = this.#queue.shift();
-      if (next.signal?.aborted) {
-        next.reject(next.signal.reason);
-        continue;
-      }
+    this.#queued++;
+    return this.#writes(async () => {
+      signal?.throwIfAborted();
       try {
-        await this.#write(await next.items);
-        next.resolve();
+        await this.#write(await items);
       } catch (error) {
-        next.reject(backendError(PLUGIN, "write the vector index", error));
+        throw backendError(PLUGIN, "write the vector index", error);
       }
-    }
-    this.#writing = null;
+    }).finally(() => this.#queued--);
   }
   async #write(items) {
     let at = 0;
@@ -9749,7 +9744,7 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   }
   /** Resolves once queued writes are done. */
   async idle() {
-    while (this.#writing) await this.#writing;
+    while (this.#queued > 0) await this.#writes(() => Promise.resolve());
   }
   /** Waits for queued writes, then closes the database (the store is unusable after). */
   async close() {
@@ -10766,17 +10761,6 @@ function timingSafeEqual(a, b) {
   let diff = x.length ^ y.length;
   for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
-}
-
-// util/in_turn.ts
-function inTurn() {
-  let last = Promise.resolve();
-  return (task) => {
-    const done = last.then(task);
-    last = done.catch(() => {
-    });
-    return done;
-  };
 }
 
 // src/backends/memory.ts
