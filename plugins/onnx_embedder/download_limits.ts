@@ -65,18 +65,11 @@ export async function refusedSize(
   if (total > max) return `the files listed hold ${megabytes(total)} MB, past ${cap}`;
   let needed = 0;
   for (const file of files) {
-    if (await sizeOf(`${dir}/${file.path}`) !== file.size) needed += file.size;
+    const held = await Deno.stat(`${dir}/${file.path}`).catch(() => null);
+    if (held?.size !== file.size) needed += file.size;
   }
   const free = await (limits.freeBytes ?? freeBytes)(dir);
   if (needed + FREE_SPACE_RESERVE <= free) return undefined;
   return `the download needs ${megabytes(needed)} MB and ${megabytes(FREE_SPACE_RESERVE)} MB ` +
     `spare, and the disk holding ${dir} has ${megabytes(free)} MB free`;
-}
-
-async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    return (await Deno.stat(path)).size;
-  } catch {
-    return undefined;
-  }
 }

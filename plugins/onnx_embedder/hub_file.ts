@@ -81,11 +81,7 @@ export function stallSignal(options: { signal?: AbortSignal; stallMs?: number })
 /** The SHA-256 of a file already in place with the size and checksum wanted, else undefined. */
 export async function kept(dir: string, file: Wanted): Promise<string | undefined> {
   const path = `${dir}/${file.path}`;
-  try {
-    if ((await Deno.stat(path)).size !== file.size) return undefined;
-  } catch {
-    return undefined;
-  }
+  if ((await Deno.stat(path).catch(() => null))?.size !== file.size) return undefined;
   const sha256 = createHash("sha256");
   const git = file.gitBlobId ? gitBlobHash(file.size) : undefined;
   using handle = await Deno.open(path);

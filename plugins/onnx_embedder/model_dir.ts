@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { SvcError } from "@svc/relayer/kit";
+import { nullIfMissing } from "@svc/util/files";
 import { POOLING_KEYS, POOLING_MODES, type PoolingMode } from "./pooling.ts";
 import { familyPooling, modelPrefixes, type Prefixes } from "./families.ts";
 import { operatorsOf } from "./onnx_operators.ts";
@@ -94,12 +95,7 @@ function cannotLoad(dir: string, state: string, cause?: unknown): SvcError {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+  return (await nullIfMissing(Deno.stat(path)))?.isFile ?? false;
 }
 
 /** SHA-256 of a file, streamed. */

@@ -6567,6 +6567,34 @@ function sleep(ms, signal) {
 // plugins/onnx_embedder/model_dir.ts
 import { createHash as createHash3 } from "node:crypto";
 
+// util/files.ts
+async function nullIfMissing(operation) {
+  try {
+    return await operation;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+async function writeCache(path, bytes) {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", {
+      recursive: true,
+      mode: 448
+    });
+    await Deno.writeFile(temporary, bytes, {
+      mode: 384
+    });
+    await Deno.rename(temporary, path);
+    return true;
+  } catch {
+    await Deno.remove(temporary).catch(() => {
+    });
+    return false;
+  }
+}
+
 // plugins/onnx_embedder/pooling.ts
 var POOLING_MODES = [
   "cls",
@@ -6696,12 +6724,7 @@ function cannotLoad(dir, state, cause) {
   });
 }
 async function isFile(path) {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+  return (await nullIfMissing(Deno.stat(path)))?.isFile ?? false;
 }
 async function sha256File(path) {
   const hash = createHash3("sha256");
