@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { type ListedTool, MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";
+export { MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";
 export { idOf, MAX_BATCH, type Refusal, refusal } from "./messages.ts";
 export { MAX_MCP_BODY_BYTES } from "./json_rpc_body.ts";
 export { VERSION } from "../version.ts";

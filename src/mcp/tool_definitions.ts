@@ -3,6 +3,7 @@
  * schema and hints, for the remote MCP server (`tools.ts`) and the stdio package's list.
  */
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { MAX_TAG_CHARS, MAX_TAGS } from "../validate.ts";
 import { MEMORY_ID } from "../ids.ts";
@@ -141,22 +142,8 @@ export const MEMORY_TOOLS = {
   },
 };
 
-/** A memory tool as `tools/list` describes it. */
-export interface ListedTool {
-  /** The tool's name (`svc_remember`, ...). */
-  name: string;
-  /** A short title. */
-  title: string;
-  /** What the tool does, for the model. */
-  description: string;
-  /** The JSON Schema of its arguments. */
-  inputSchema: { type: "object"; properties?: Record<string, object> };
-  /** Whether it only reads, destroys, or does the same when called twice. */
-  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
-}
-
 /** The memory tools as `tools/list` describes them, for a server that does not run them. */
-export function memoryToolList(): ListedTool[] {
+export function memoryToolList(): Tool[] {
   return Object.entries(MEMORY_TOOLS).map(([name, tool]) => ({
     name,
     title: tool.title,
@@ -164,7 +151,7 @@ export function memoryToolList(): ListedTool[] {
     inputSchema: toJsonSchemaCompat(z.object(tool.inputSchema), {
       strictUnions: true,
       pipeStrategy: "input",
-    }) as { type: "object"; properties?: Record<string, object> },
+    }) as Tool["inputSchema"],
     annotations: tool.annotations,
   }));
 }
