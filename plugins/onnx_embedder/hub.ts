@@ -151,17 +151,14 @@ function pick(siblings: Sibling[]): { wanted: Wanted[]; missing: string[] } {
   return { wanted, missing };
 }
 
-/** The SHA-256 of each file of a manifest, or the first path whose file no longer matches. */
-async function verify(
-  dir: string,
-  manifest: Manifest,
-): Promise<{ digests: Record<string, string> } | { broken: string }> {
-  const digests: Record<string, string> = {};
-  for (const file of manifest.files) {
-    if (await kept(dir, file) === undefined) return { broken: file.path };
-    digests[file.path] = file.sha256;
-  }
-  return { digests };
+/** The path of the first file of `files` that no longer matches its checksum, if any. */
+async function brokenFile(dir: string, files: Manifest["files"]): Promise<string | undefined> {
+  for (const file of files) if (await kept(dir, file) === undefined) return file.path;
+}
+
+/** The SHA-256 of each file, by path. */
+function digestsOf(files: Manifest["files"]): Record<string, string> {
+  return Object.fromEntries(files.map((file) => [file.path, file.sha256]));
 }
 
 /** A download refused for its bytes: one line, whatever the hub lists. */
@@ -222,13 +219,15 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
     (manifest.revision === revision || manifest.commit === revision)
   ) {
     const fits = !pinned || matchPins(manifest.files, pinned.pins);
-    const checked = fits ? await verify(dir, manifest) : { broken: "" };
-    if ("digests" in checked) return { dir, commit: manifest.commit, digests: checked.digests };
+    const broken = fits ? await brokenFile(dir, manifest.files) : undefined;
+    if (fits && !broken) {
+      return { dir, commit: manifest.commit, digests: digestsOf(manifest.files) };
+    }
     options.logger?.warn(
       fits
         ? "a downloaded model file no longer matches its checksum; downloading again"
         : "the downloaded model is not the one this release pins; downloading again",
-      { model: options.model, file: checked.broken || undefined, dir },
+      { model: options.model, file: broken, dir },
     );
   }
   using deadline = downloadDeadline(options, options.signal);
@@ -297,7 +296,7 @@ async function download(
   const manifest: Manifest = { model, revision, commit, endpoint, files, completed_at: at };
   await writeRecord(dir, MANIFEST, manifest); // last: the mark of a finished download
   logger?.info("model downloaded", { model, commit, dir });
-  return { dir, commit, digests: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
+  return { dir, commit, digests: digestsOf(files) };
 }
 
 /** The files the embedder reads, from the listing; refused when one it needs is not there. */
