@@ -26,11 +26,15 @@ import {
   type EmbedOptions,
   EmbedWorker,
   type Logger,
-  SvcError,
 } from "@svc/relayer/kit";
 import { type HubModelOptions, openHubModel } from "./hub.ts";
 import { DEFAULT_BATCH } from "./settings.ts";
-import { type ModelDirOptions, type ModelRecipe, readModelDirectory } from "./model_dir.ts";
+import {
+  cannotLoad,
+  type ModelDirOptions,
+  type ModelRecipe,
+  readModelDirectory,
+} from "./model_dir.ts";
 import type { WorkerSettings } from "./worker.ts";
 
 export { hubAnswers, type HubModel, type HubModelOptions, openHubModel } from "./hub.ts";
@@ -147,23 +151,16 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
         what: "the ONNX model",
       });
     } catch (error) {
-      throw new SvcError(
-        "backend_unavailable",
-        `Cannot load the ONNX model from ${recipe.dir}: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw cannotLoad(recipe.dir, (error as Error).message, error);
     }
     const embedder = new OnnxEmbedder(recipe, worker);
     try {
       [{ length: embedder.#dimensions }] = await embedder.embed(["dimension probe"]);
     } catch (error) {
       await embedder.close();
-      throw new SvcError(
-        "backend_unavailable",
-        `Cannot load the ONNX model from ${recipe.dir}: a first embedding failed ` +
-          `(${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message})`,
-        { cause: error },
-      );
+      const why = ((error as Error).cause as Error | undefined)?.message ??
+        (error as Error).message;
+      throw cannotLoad(recipe.dir, `a first embedding failed (${why})`, error);
     }
     const dimensions = embedder.dimensions;
     options.logger?.info("onnx embedder loaded", {

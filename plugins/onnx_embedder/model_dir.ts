@@ -86,7 +86,8 @@ export interface ModelDirOptions {
   digests?: Record<string, string>;
 }
 
-function cannotLoad(dir: string, state: string, cause?: unknown): SvcError {
+/** The start-up error of a model that cannot be loaded from `dir`, saying why. */
+export function cannotLoad(dir: string, state: string, cause?: unknown): SvcError {
   return new SvcError(
     "backend_unavailable",
     `Cannot load the ONNX model from ${dir}: ${state}`,
