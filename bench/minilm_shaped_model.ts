@@ -10,7 +10,8 @@
  * await writeTinyModel(dir, { hidden: 384, graph: miniLmShapedGraph() });
  * ```
  */
-import { floats, GraphBuilder, random } from "../plugins/onnx_embedder/onnx_graph.ts";
+import { GraphBuilder } from "../plugins/onnx_embedder/onnx_graph.ts";
+import { floats, random } from "../plugins/onnx_embedder/testing/tiny_model.ts";
 
 const VOCABULARY = 30_522;
 const POSITIONS = 512;

@@ -11,7 +11,6 @@
  * ```
  */
 import protobuf from "protobufjs";
-import { seededRandom } from "@svc/util/seeded_random";
 
 /**
  * The part of `onnx/onnx.proto` (proto2, package `onnx`) these models need; the field numbers
@@ -192,17 +191,4 @@ export class GraphBuilder {
     if (problem) throw new Error(`Cannot encode the ONNX model: ${problem}`);
     return ModelProto.encode(ModelProto.fromObject(model)).finish();
   }
-}
-
-/** A deterministic generator of numbers in [-1, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  const next = seededRandom(seed);
-  return () => next() * 2 - 1;
-}
-
-/** `count` numbers of `next`. */
-export function floats(count: number, next: () => number): Float32Array {
-  const values = new Float32Array(count);
-  for (let i = 0; i < count; i++) values[i] = next();
-  return values;
 }

@@ -13,7 +13,8 @@
  * const embedder = await OnnxEmbedder.open({ dir });
  * ```
  */
-import { floats, GraphBuilder, random } from "../onnx_graph.ts";
+import { seededRandom } from "@svc/util/seeded_random";
+import { GraphBuilder } from "../onnx_graph.ts";
 
 /** The words of the tiny vocabulary, besides the special tokens and a few `##` pieces. */
 const WORDS = [
@@ -240,4 +241,17 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions = {}
     if (typeof content === "string") await Deno.writeTextFile(target, content);
     else await Deno.writeFile(target, content);
   }
+}
+
+/** A deterministic generator of numbers in [-1, 1) (mulberry32). */
+export function random(seed: number): () => number {
+  const next = seededRandom(seed);
+  return () => next() * 2 - 1;
+}
+
+/** `count` numbers of `next`. */
+export function floats(count: number, next: () => number): Float32Array {
+  const values = new Float32Array(count);
+  for (let i = 0; i < count; i++) values[i] = next();
+  return values;
 }
