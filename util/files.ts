@@ -30,19 +30,22 @@ export async function nullIfMissing<T>(operation: Promise<T>): Promise<T | null>
 
 /**
  * Writes `data` to `path` whole or not at all: into an owner-only temporary file beside it
- * (`path.<uuid>.tmp`), synced, then renamed into place; a crash leaves the old file or the new.
- * On failure the temporary file is removed and the error thrown.
+ * (`path.<uuid>.tmp`), synced unless `sync` is false (a cache), then renamed into place; a crash
+ * leaves the old file or the new. On failure the temporary file is removed and the error thrown.
  */
-export async function writeWhole(path: string, data: Uint8Array | string): Promise<void> {
+export async function writeWhole(
+  path: string,
+  data: Uint8Array | string,
+  { sync = true } = {},
+): Promise<void> {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   try {
-    await Deno.writeFile(temporary, bytes, { createNew: true, mode: 0o600 });
-    const file = await Deno.open(temporary, { write: true });
-    try {
-      await file.sync();
-    } finally {
-      file.close();
+    {
+      // Closed before the rename: Windows refuses to rename an open file.
+      using file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+      for (let at = 0; at < bytes.byteLength;) at += await file.write(bytes.subarray(at));
+      if (sync) await file.sync();
     }
     await Deno.rename(temporary, path);
   } catch (error) {
@@ -52,13 +55,14 @@ export async function writeWhole(path: string, data: Uint8Array | string): Promi
 }
 
 /**
- * Writes `bytes` to `path` (its folder made owner-only) with `writeWhole`. A cache is optional:
- * where it cannot be written (a read-only folder), nothing is left behind and `false` comes back.
+ * Writes `bytes` to `path` (its folder made owner-only) with `writeWhole`, unsynced. A cache is
+ * optional: where it cannot be written (a read-only folder), nothing is left behind and `false`
+ * comes back.
  */
 export async function writeCache(path: string, bytes: Uint8Array): Promise<boolean> {
   try {
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", { recursive: true, mode: 0o700 });
-    await writeWhole(path, bytes);
+    await writeWhole(path, bytes, { sync: false });
     return true;
   } catch {
     return false;

@@ -6576,21 +6576,37 @@ async function nullIfMissing(operation) {
     throw error;
   }
 }
-async function writeCache(path, bytes) {
+async function writeWhole(path, data, { sync = true } = {}) {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  try {
+    {
+      using file = await Deno.open(temporary, {
+        write: true,
+        createNew: true,
+        mode: 384
+      });
+      for (let at = 0; at < bytes.byteLength; ) at += await file.write(bytes.subarray(at));
+      if (sync) await file.sync();
+    }
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {
+    });
+    throw error;
+  }
+}
+async function writeCache(path, bytes) {
   try {
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", {
       recursive: true,
       mode: 448
     });
-    await Deno.writeFile(temporary, bytes, {
-      mode: 384
+    await writeWhole(path, bytes, {
+      sync: false
     });
-    await Deno.rename(temporary, path);
     return true;
   } catch {
-    await Deno.remove(temporary).catch(() => {
-    });
     return false;
   }
 }
@@ -6892,51 +6908,6 @@ var DEFAULT_DOWNLOAD = Object.freeze({
   stallMs: DEFAULT_DOWNLOAD_STALL_S * 1e3,
   maxBytes: DEFAULT_DOWNLOAD_MAX_MB * 1024 * 1024
 });
-
-// util/files.ts
-async function nullIfMissing(operation) {
-  try {
-    return await operation;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-async function writeWhole(path, data) {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  try {
-    await Deno.writeFile(temporary, bytes, {
-      createNew: true,
-      mode: 384
-    });
-    const file = await Deno.open(temporary, {
-      write: true
-    });
-    try {
-      await file.sync();
-    } finally {
-      file.close();
-    }
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {
-    });
-    throw error;
-  }
-}
-async function writeCache(path, bytes) {
-  try {
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", {
-      recursive: true,
-      mode: 448
-    });
-    await writeWhole(path, bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // plugins/onnx_embedder/hub.ts
 var LISTING_MAX_BYTES = 16 * 1024 * 1024;
