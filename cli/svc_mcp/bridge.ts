@@ -12,20 +12,27 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { MEMORY_TOOLS, memoryToolList, VERSION } from "@svc/relayer/mcp";
-import { RelayerRefusals } from "./bridge_refusals.ts";
 import { type MemoryTool, ToolRelay, toolText } from "./bridge_relay.ts";
-import {
-  type BridgeIdentity,
-  isSignedIn,
-  type SignedOut,
-  signedOutText,
-  SignInState,
-} from "./bridge_sign_in.ts";
-import { Upstream } from "./bridge_upstream.ts";
+import { type BridgeIdentity, type BridgeSettings, Upstream } from "./bridge_upstream.ts";
 
-export type { BridgeIdentity, SignedOut } from "./bridge_sign_in.ts";
+export type { BridgeIdentity } from "./bridge_upstream.ts";
 
-export interface StdioBridgeOptions {
+/** Signed out: why, in a sentence for the person (the default says how to sign in). */
+export interface SignedOut {
+  reason?: string;
+}
+
+const isSignedIn = (identity: BridgeIdentity | SignedOut): identity is BridgeIdentity =>
+  "relayerUrl" in identity;
+
+/** What a memory tool answers signed out: why, and how to sign in. */
+function signedOutText(identity: SignedOut): string {
+  return (identity.reason ? `${identity.reason} ` : "Not signed in to svc memory. ") +
+    "Call the svc_login tool and open the link it returns, or run `svc-mcp login` " +
+    "with the preset of your relayer (for example `svc-mcp login --local`) in a terminal.";
+}
+
+export interface StdioBridgeOptions extends BridgeSettings {
   /** The identity to use now (read again whenever the bridge is signed out). */
   identity(): Promise<BridgeIdentity | SignedOut>;
   /**
@@ -35,13 +42,6 @@ export interface StdioBridgeOptions {
   login(host: string | undefined): Promise<string>;
   /** Deletes the local credentials; returns the text for the agent, or throws why it cannot. */
   logout(): Promise<string>;
-  /** The default namespace for memory tools called without one. */
-  namespace?: string;
-  debug(message: string, fields?: Record<string, unknown>): void;
-  /** Per tool call on the relayer (default 90 s). */
-  callTimeoutMs?: number;
-  /** For the relayer to answer a new connection (default 10 s); not tried again past it. */
-  connectTimeoutMs?: number;
 }
 
 const SESSION_TOOLS = [
@@ -88,21 +88,23 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   const toolsChanged = () => {
     server.sendToolListChanged().catch(() => {});
   };
-  const refusals = new RelayerRefusals();
-  const upstream = new Upstream({
-    namespace: options.namespace,
-    connectTimeoutMs: options.connectTimeoutMs,
-    fetch: refusals.fetch,
-    debug,
-  });
-  const relay = new ToolRelay({
-    upstream,
-    refusals,
-    namespace: options.namespace,
-    callTimeoutMs: options.callTimeoutMs,
-    debug,
-  });
-  const signIn = new SignInState(() => options.identity(), toolsChanged);
+  const upstream = new Upstream(options);
+  const relay = new ToolRelay(upstream, options);
+  // Whether the last identity read was signed in (undefined: none read yet).
+  let signedIn: boolean | undefined;
+
+  /**
+   * The identity of the moment. A sign-in or sign-out the host was not told of (credentials
+   * another process wrote or deleted: `svc-mcp login` in a terminal) tells it the tools changed,
+   * unless the caller tells it itself (`telling`).
+   */
+  async function currentIdentity(telling = false): Promise<BridgeIdentity | SignedOut> {
+    const identity = await options.identity();
+    const now = isSignedIn(identity);
+    if (!telling && signedIn !== undefined && signedIn !== now) toolsChanged();
+    signedIn = now;
+    return identity;
+  }
 
   async function logout(): Promise<CallToolResult> {
     let message: string;
@@ -112,13 +114,13 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       return toolText((error as Error).message, true); // still signed in
     }
     await upstream.disconnect();
-    signIn.signedOut();
+    signedIn = false;
     toolsChanged();
     return toolText(message);
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const identity = await signIn.current();
+    const identity = await currentIdentity();
     if (!isSignedIn(identity)) return { tools: [...memoryToolList(), SESSION_TOOLS[0]] };
     return { tools: [...await relay.listTools(identity), ...SESSION_TOOLS] };
   });
@@ -133,7 +135,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     }
     if (name === "svc_logout") return await logout();
     const tool = memoryTool(name);
-    const identity = await signIn.current();
+    const identity = await currentIdentity();
     if (!isSignedIn(identity)) return toolText(signedOutText(identity), true);
     return await relay.callTool(identity, name, tool, args);
   });
@@ -145,7 +147,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
      * host. A call already made with the new ones keeps its connection.
      */
     async identityChanged(): Promise<void> {
-      const identity = await signIn.reread();
+      const identity = await currentIdentity(true);
       if (!isSignedIn(identity) || !upstream.isFor(identity)) await upstream.disconnect();
       await server.sendToolListChanged().catch(() => {});
     },

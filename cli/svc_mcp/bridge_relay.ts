@@ -4,9 +4,13 @@
  * connection, its failures worded for the agent.
  */
 import { type CallToolResult, ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { BridgeIdentity } from "./bridge_sign_in.ts";
-import type { RelayerRefusals } from "./bridge_refusals.ts";
-import { isAnswer, isStatus, type Upstream } from "./bridge_upstream.ts";
+import {
+  type BridgeIdentity,
+  type BridgeSettings,
+  isAnswer,
+  isStatus,
+  type Upstream,
+} from "./bridge_upstream.ts";
 import { MEMORY_TOOLS, memoryToolList } from "@svc/relayer/mcp";
 
 /** A tool's result of one text; an error's when `isError`. */
@@ -21,28 +25,20 @@ const textOf = (result: CallToolResult) =>
 /** One of the memory tools, as `MEMORY_TOOLS` defines it. */
 export type MemoryTool = (typeof MEMORY_TOOLS)[keyof typeof MEMORY_TOOLS];
 
-export interface ToolRelayOptions {
-  upstream: Upstream;
-  refusals: RelayerRefusals;
-  /** The default namespace for memory tools called without one. */
-  namespace?: string;
-  /** Per tool call on the relayer (default 90 s). */
-  callTimeoutMs?: number;
-  debug(message: string, fields?: Record<string, unknown>): void;
-}
-
 /** The memory tools, served by the relayer. */
 export class ToolRelay {
-  readonly #options: ToolRelayOptions;
+  readonly #upstream: Upstream;
+  readonly #options: BridgeSettings;
 
-  constructor(options: ToolRelayOptions) {
+  constructor(upstream: Upstream, options: BridgeSettings) {
+    this.#upstream = upstream;
     this.#options = options;
   }
 
   /** The relayer's tools; the local list when it cannot say. */
   async listTools(identity: BridgeIdentity): Promise<object[]> {
     try {
-      const { tools } = await this.#options.upstream.call(
+      const { tools } = await this.#upstream.call(
         identity,
         (client) => client.listTools(),
       ) as { tools: object[] };
@@ -62,7 +58,7 @@ export class ToolRelay {
     tool: MemoryTool,
     args: Record<string, unknown>,
   ): Promise<CallToolResult> {
-    const { upstream } = this.#options;
+    const upstream = this.#upstream;
     this.#defaultNamespace(tool, args);
     let sent = 0;
     try {
@@ -105,7 +101,7 @@ export class ToolRelay {
 
   /** The call `name` failed with `error`: what the agent is told, or the sidecar's own error. */
   #failed(error: unknown, name: string, relayerUrl: string): CallToolResult {
-    const { refusals } = this.#options;
+    const { refusals } = this.#upstream;
     if (isStatus(error, 401)) return toolText(refusals.unauthorizedText(relayerUrl), true);
     if (isStatus(error, 429)) return toolText(refusals.rateLimitedText(relayerUrl), true);
     if ((error as { code?: number }).code === ErrorCode.RequestTimeout) {

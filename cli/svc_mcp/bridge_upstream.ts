@@ -9,7 +9,25 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { utf8HeaderValue } from "@svc/relayer/rules";
 import { MAX_BATCH, VERSION } from "@svc/relayer/mcp";
 import { sleep } from "@svc/util/sleep";
-import type { BridgeIdentity } from "./bridge_sign_in.ts";
+import { RelayerRefusals } from "./bridge_refusals.ts";
+
+/** What the bridge needs to reach the relayer as the signed-in client. */
+export interface BridgeIdentity {
+  relayerUrl: string;
+  delegatePrivateKey: string;
+  accountId: string;
+}
+
+/** How the bridge talks to the relayer: its connection and its tool calls. */
+export interface BridgeSettings {
+  /** Sent as `x-svc-namespace`: the default namespace for memory tools called without one. */
+  namespace?: string;
+  /** For the relayer to answer a new connection (default 10 s); not tried again past it. */
+  connectTimeoutMs?: number;
+  /** Per tool call on the relayer (default 90 s). */
+  callTimeoutMs?: number;
+  debug(message: string, fields?: Record<string, unknown>): void;
+}
 
 /**
  * Times a call is sent again after a lost or refused connection, 250 ms apart doubling: 7.75 s in
@@ -42,19 +60,11 @@ export function isAnswer(error: unknown): boolean {
 const keyOf = (identity: BridgeIdentity) =>
   `${identity.relayerUrl}|${identity.accountId}|${identity.delegatePrivateKey}`;
 
-export interface UpstreamOptions {
-  /** Sent as `x-svc-namespace`: the session's default namespace. */
-  namespace?: string;
-  /** For the relayer to answer a new connection (default 10 s); not tried again past it. */
-  connectTimeoutMs?: number;
-  /** The `fetch` the connection uses. */
-  fetch: typeof fetch;
-  debug(message: string, fields?: Record<string, unknown>): void;
-}
-
 /** The connection to the relayer, for the identity of the last call. */
 export class Upstream {
-  readonly #options: UpstreamOptions;
+  /** What the relayer said when it last refused the connection. */
+  readonly refusals = new RelayerRefusals();
+  readonly #options: BridgeSettings;
   // The connection, shared by concurrent calls while it is being opened.
   #current: { key: string; client: Promise<Client> } | null = null;
   // Calls sent upstream and not yet answered: the sidecar answers at most `MAX_BATCH` at once
@@ -62,7 +72,7 @@ export class Upstream {
   #sending = 0;
   readonly #queued: (() => void)[] = [];
 
-  constructor(options: UpstreamOptions) {
+  constructor(options: BridgeSettings) {
     this.#options = options;
   }
 
@@ -140,7 +150,7 @@ export class Upstream {
     }
     const transport = new SSEClientTransport(url, {
       requestInit: { headers },
-      fetch: this.#options.fetch,
+      fetch: this.refusals.fetch,
     });
     // A dropped stream would reconnect to a new server session behind the client's back;
     // drop the client instead, and the next call connects and initializes afresh.
