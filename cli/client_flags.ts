@@ -13,7 +13,6 @@ import {
   threadValue,
 } from "@svc/relayer/rules";
 import { SvcError } from "@svc/relayer/kit";
-import { localPort } from "./args.ts";
 import type { SvcClientOptions } from "@svc/relayer/client";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 
@@ -28,11 +27,8 @@ export function relayerUrl(
   flag: string | undefined,
   env: (name: string) => string | undefined,
 ): string {
-  const port = localPort("SVC_PORT", env("SVC_PORT"), 8000);
-  if (typeof port === "string" && flag === undefined && !env("SVC_SERVER_URL")) {
-    throw new UsageError(port);
-  }
-  const url = flag ?? (env("SVC_SERVER_URL") || `http://127.0.0.1:${port}`);
+  const url = flag ??
+    (env("SVC_SERVER_URL") || `http://127.0.0.1:${localPort("SVC_PORT", env("SVC_PORT"), 8000)}`);
   const name = flag === undefined ? "SVC_SERVER_URL" : "--relayer";
   if (!isHttpUrl(url)) {
     throw new UsageError(`${name} must be an http(s) URL, such as http://127.0.0.1:8000`);
@@ -48,6 +44,24 @@ export function relayerUrl(
     );
   }
   return url;
+}
+
+/**
+ * The port of this machine's relayer (`SVC_PORT`) or dashboard (`SVC_DASHBOARD_PORT`) for a
+ * client to call: `fallback` when unset; a usage error saying what is wrong otherwise (also for
+ * 0, with which the relayer takes any free port, so it names none).
+ */
+export function localPort(
+  name: "SVC_PORT" | "SVC_DASHBOARD_PORT",
+  value: string | undefined,
+  fallback: number,
+): number {
+  if (!value) return fallback;
+  const port = Number(value);
+  if (/^[0-9]{1,5}$/.test(value) && port >= 1 && port <= 65535) return port;
+  throw new UsageError(
+    `${name} must be a port from 1 to 65535 (got ${JSON.stringify(value.slice(0, 20))})`,
+  );
 }
 
 export function need(value: string | undefined, what: string): string {

@@ -4,7 +4,6 @@
  * and talks to a relayer as a signed client. `svc --help` lists the commands (`USAGE`); every
  * command takes `--json` and then prints exactly one JSON object on stdout.
  */
-import { parseArgs } from "node:util";
 import { argsMessage, callerPath, flagValues } from "./args.ts";
 import { checkCommandLine, type CommandLine, parseCommandLine } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
@@ -202,9 +201,8 @@ function hint(error: unknown, args: string[], env: CliIo["env"]): string {
   }
   if (code === "unauthorized" && details.reason !== "wrong_passphrase") {
     // The key was refused, so the relayer was asked: its address is valid.
-    const { values } = parseArgs({ args, strict: false, options: { relayer: { type: "string" } } });
-    const flag = typeof values.relayer === "string" ? values.relayer : undefined;
-    return `\n(The relayer at ${relayerUrl(flag, (name) => env[name])} refused the key; ` +
+    const { relayer } = parseCommandLine(args).values;
+    return `\n(The relayer at ${relayerUrl(relayer, (name) => env[name])} refused the key; ` +
       "--relayer or SVC_SERVER_URL names another relayer.)";
   }
   return "";

@@ -5,11 +5,11 @@
  */
 import { parseArgs } from "node:util";
 import { isHttpUrl } from "@svc/relayer/http";
-import { argsMessage, localPort, repeatedFlag } from "../args.ts";
+import { argsMessage, repeatedFlag } from "../args.ts";
 import { type KeyScope, shown, UNPRINTABLE } from "@svc/relayer/kit";
 import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
 import { durationMs, expiryFromFlag, parseScopeFlag } from "../key_scope_flags.ts";
-import { asRelayerChecks, UsageError } from "../client_flags.ts";
+import { asRelayerChecks, localPort, UsageError } from "../client_flags.ts";
 
 export interface Preset {
   relayer: string;
@@ -30,25 +30,14 @@ export const PRESETS: Record<"prod" | "dev" | "staging" | "local", Preset> = {
   local: { relayer: "http://127.0.0.1:8000", webUrl: "http://localhost:5173" },
 };
 
-/** A port of this machine's relayer, as `SVC_PORT` or `SVC_DASHBOARD_PORT` give it. */
-function local(
-  name: "SVC_PORT" | "SVC_DASHBOARD_PORT",
-  env: Record<string, string | undefined>,
-  fallback: number,
-): number {
-  const port = localPort(name, env[name], fallback);
-  if (typeof port === "string") throw new UsageError(port);
-  return port;
-}
-
 /**
  * `--local`: this machine's relayer and dashboard, on the ports `SVC_PORT` and
  * `SVC_DASHBOARD_PORT` give them (as `deno task start` and `svc` read them), else the defaults.
  */
 export function localPreset(env: Record<string, string | undefined>): Preset {
   return {
-    relayer: `http://127.0.0.1:${local("SVC_PORT", env, 8000)}`,
-    webUrl: `http://localhost:${local("SVC_DASHBOARD_PORT", env, 5173)}`,
+    relayer: `http://127.0.0.1:${localPort("SVC_PORT", env.SVC_PORT, 8000)}`,
+    webUrl: `http://localhost:${localPort("SVC_DASHBOARD_PORT", env.SVC_DASHBOARD_PORT, 5173)}`,
   };
 }
 
@@ -227,9 +216,9 @@ export function parseStdioOptions(
     : preset?.webUrl ??
       (env.SVC_WEB_URL
         ? url(env.SVC_WEB_URL, "SVC_WEB_URL")
-        : `http://localhost:${local("SVC_DASHBOARD_PORT", env, 5173)}`);
+        : `http://localhost:${localPort("SVC_DASHBOARD_PORT", env.SVC_DASHBOARD_PORT, 5173)}`);
   // Without a relayer here, a sign-in may fall back to the local one: its port is read now.
-  if (relayer === undefined) local("SVC_PORT", env, 8000);
+  if (relayer === undefined) localPort("SVC_PORT", env.SVC_PORT, 8000);
   const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname.slice(0, 40)}`);
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
