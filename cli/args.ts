@@ -1,4 +1,4 @@
-/** What the CLIs say of a command line `parseArgs` (from `node:util`) refused, and the paths it names. */
+/** What the CLIs say of a command line `parseArgs` refused, and the paths it names. */
 import { isAbsolute, resolve } from "node:path";
 
 /** A flag as `parseArgs` (with `tokens: true`) saw it. */

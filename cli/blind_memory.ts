@@ -12,18 +12,14 @@ import { EncryptedVectorStore } from "@svc/encrypted-index";
 import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
 import { UsageError } from "./client_flags.ts";
 
-/** Where the model is, which namespace, and the cache file, if any. */
-export interface BlindSettings {
-  modelDir?: string;
-  namespace?: string;
-  cacheFile?: string;
-}
-
-/** The namespace's `BlindMemory`, and how to close what it opened. */
+/**
+ * The namespace's `BlindMemory`, and how to close what it opened; `settings`: where the model is,
+ * which namespace, and the cache file, if any.
+ */
 export async function openBlindMemory(
   options: SvcClientOptions,
   env: (name: string) => string | undefined,
-  settings: BlindSettings,
+  settings: { modelDir?: string; namespace?: string; cacheFile?: string },
 ): Promise<{ memory: BlindMemory; close: () => Promise<void> }> {
   const dir = settings.modelDir ?? env("SVC_ONNX_MODEL_DIR");
   if (!dir) {

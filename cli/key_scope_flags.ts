@@ -17,14 +17,7 @@ import {
 } from "@svc/relayer/rules";
 import { type KeyScope, type Operation, SvcError } from "@svc/relayer/kit";
 import { SECONDS, UsageError } from "./client_flags.ts";
-
-/** The flags the scope is read from; each may be absent. */
-export interface ScopeFlags {
-  namespace?: string;
-  operations?: string;
-  "read-only"?: boolean;
-  audit?: boolean;
-}
+import type { Flags } from "./svc_command_line.ts";
 
 /** A comma-separated list, without blanks around its items; empty items are refused. */
 function list(value: string, flag: string): string[] {
@@ -56,8 +49,10 @@ function operationList(value: string, flag: string, or = ""): Operation[] {
   return names as Operation[];
 }
 
-/** The scope of `svc key add`'s flags: `{}` (full access) when none is given. */
-export function scopeFromFlags(flags: ScopeFlags): KeyScope {
+/** The scope of `svc key add`'s flags, each may be absent: `{}` (full access) when none is. */
+export function scopeFromFlags(
+  flags: Pick<Flags, "namespace" | "operations" | "read-only" | "audit">,
+): KeyScope {
   const scope: KeyScope = {};
   if (flags.namespace !== undefined) scope.namespaces = list(flags.namespace, "--namespace");
   if (flags["read-only"] && flags.operations !== undefined) {

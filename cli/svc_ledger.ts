@@ -7,7 +7,7 @@
 import { addressOf, generateKeyPair, isKeyHex } from "@svc/util/keys";
 import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
-import { type KeyScope, SvcError, UNPRINTABLE } from "@svc/relayer/kit";
+import { SvcError, UNPRINTABLE } from "@svc/relayer/kit";
 import { isSmallOrderKey } from "@svc/util/ed25519";
 import { describeKeyLimits, keyLimitsJson } from "@svc/relayer/rules";
 import {
@@ -152,18 +152,12 @@ async function setAccountActive(
   return { json: { accountId, active: sub === "reactivate" }, text: `account ${sub}d` };
 }
 
-/** The delegate key `key add` adds, as its flags describe it (checked). */
-interface KeyToAdd {
-  /** `--public-key`; absent: a key pair is generated. */
-  publicKey: string | undefined;
-  label: string;
-  scope: KeyScope;
-  /** When the key expires (ms since the epoch), if it does. */
-  until: number | undefined;
-}
-
-/** The flags of `key add`, checked before anything is read or sent. */
-function keyToAdd(values: Flags): KeyToAdd {
+/**
+ * The delegate key `key add` adds, as its flags describe it, checked before anything is read or
+ * sent: its public key (absent: a key pair is generated), label, scope, and when it expires (ms
+ * since the epoch), if it does.
+ */
+function keyToAdd(values: Flags) {
   const given = values["public-key"];
   if (given !== undefined && !isKeyHex(given)) {
     throw new UsageError("--public-key must be 64 lowercase hex characters");
@@ -194,7 +188,11 @@ function keyToAdd(values: Flags): KeyToAdd {
 }
 
 /** `key add`: adds the key (generated unless given) to the account. */
-async function addKey(home: Home, accountId: string, key: KeyToAdd): Promise<Output> {
+async function addKey(
+  home: Home,
+  accountId: string,
+  key: ReturnType<typeof keyToAdd>,
+): Promise<Output> {
   const { scope, until } = key;
   const pair = key.publicKey ? undefined : await generateKeyPair();
   const publicKey = key.publicKey ?? pair!.publicKey;
