@@ -94,12 +94,8 @@ async function runCommand(
     return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
-    return await runPortabilityCommand(
-      command,
-      words,
-      { ...flags, namespaces: flagValues(tokens, "namespace") },
-      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
-    );
+    const namespaces = flagValues(tokens, "namespace");
+    return await runPortabilityCommand(command, words, { ...flags, namespaces }, io);
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 }

@@ -34,15 +34,15 @@ import {
   isExportFile,
   utf8Text,
 } from "./import_formats.ts";
-import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
+import { readPassphrase } from "./passphrase.ts";
 import {
   FileWriteError,
   onStopSignal,
   removeStalePartials,
   writeFileAtomically,
 } from "./partial_file.ts";
-import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { writeLine } from "./io.ts";
+import { ProgressBar } from "./progress.ts";
+import { type CliIo, writeLine } from "./io.ts";
 import { clientOptions, need, UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 import type { Flags } from "./svc_command_line.ts";
@@ -67,18 +67,17 @@ export const PORTABILITY_USAGE = `Export and import (signed client, as above):
 /** The flags export and import read, with every `--namespace` given (export takes several). */
 export type PortabilityFlags = Flags & { namespaces?: string[] };
 
-/** What the commands read and write besides files and the network. */
-export interface PortabilityIo {
-  env: (name: string) => string | undefined;
-  /** How requests are sent (`fetch` unless a test's). */
-  fetch?: typeof globalThis.fetch;
-  terminal: PromptTerminal;
-  stderr: ProgressOutput;
-}
+/** What the commands read and write besides files and the network (`fetch` unless given). */
+type PortabilityIo = Pick<CliIo, "env" | "stdin" | "stderr" | "fetch">;
 
 /** The passphrase of `--passphrase-file`, `SVC_EXPORT_PASSPHRASE` or the prompt. */
 const passphraseOf = (values: PortabilityFlags, io: PortabilityIo, confirm?: boolean) =>
-  readPassphrase({ file: values["passphrase-file"], env: io.env, terminal: io.terminal, confirm });
+  readPassphrase({
+    file: values["passphrase-file"],
+    env: (name) => io.env[name],
+    terminal: io,
+    confirm,
+  });
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -407,14 +406,13 @@ export async function runPortabilityCommand(
   values: PortabilityFlags,
   io: PortabilityIo,
 ): Promise<Output> {
-  const { env } = io;
   if (values.passphrase !== undefined) {
     throw new UsageError(
       "a passphrase is never given as a flag (it would stay in the shell's history and the " +
         "process list): use --passphrase-file PATH, SVC_EXPORT_PASSPHRASE or the prompt",
     );
   }
-  const options = await clientOptions(values, env, io.fetch);
+  const options = await clientOptions(values, (name) => io.env[name], io.fetch);
   let client = await SvcClient.create(options);
   if (command === "import") return await runImport(client, words, values, io);
   // A Seal relayer decrypts with the caller's own key.

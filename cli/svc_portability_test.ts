@@ -18,9 +18,11 @@ Deno.test("import: a wrong passphrase is said on a line of its own, after the ch
         return bytes.length;
       },
     };
-    const terminal = {
-      stdin: { isTerminal: () => false, setRaw() {}, read: () => Promise.resolve(null) },
-      stderr,
+    const stdin = {
+      isTerminal: () => false,
+      setRaw() {},
+      read: () => Promise.resolve(null),
+      readable: ReadableStream.from<Uint8Array>([]),
     };
     const env: Record<string, string> = {
       SVC_DELEGATE_KEY: (await generateKeyPair()).privateKey,
@@ -32,7 +34,7 @@ Deno.test("import: a wrong passphrase is said on a line of its own, after the ch
         "import",
         [file],
         { "passphrase-file": `${dir}/passphrase` },
-        { env: (name) => env[name], terminal, stderr },
+        { env, stdin, stderr },
       ),
       /passphrase is wrong/,
     );
