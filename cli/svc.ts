@@ -5,22 +5,22 @@
  * command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { argsMessage, callerPath, flagValues } from "./args.ts";
-import { checkCommandLine, type CommandLine, parseCommandLine } from "./svc_command_line.ts";
+import {
+  checkCommandLine,
+  type CommandLine,
+  type Invocation,
+  parseCommandLine,
+} from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "@svc/app";
 import { bypassProxyForLoopback } from "@svc/relayer/http";
 import { SvcError } from "@svc/relayer/kit";
 import { FileWriteError } from "./partial_file.ts";
-import { accountIdOf, delegateKeyOf, relayerUrl, UsageError } from "./client_flags.ts";
+import { relayerUrl, UsageError } from "./client_flags.ts";
 import { type CliIo, processIo, writeLine } from "./io.ts";
-import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand } from "./svc_ledger.ts";
-import { savedOwnerKey } from "./svc_ledger_access.ts";
+import { LEDGER_USAGE, runLedgerCommand } from "./svc_ledger.ts";
 import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
-import {
-  PORTABILITY_COMMANDS,
-  PORTABILITY_USAGE,
-  runPortabilityCommand,
-} from "./svc_portability.ts";
+import { PORTABILITY_USAGE, runPortabilityCommand } from "./svc_portability.ts";
 import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
 import { runMigrate, runUpgrade, STORE_USAGE } from "./svc_store.ts";
@@ -54,6 +54,21 @@ async function run(args: string[], io: CliIo): Promise<Output> {
   return await runCommand(command, words, line, io);
 }
 
+/** The commands, by name; one answers `undefined` for a subcommand it does not know. */
+const COMMANDS: Record<string, (invocation: Invocation) => Promise<Output | undefined>> = {
+  account: runLedgerCommand,
+  key: runLedgerCommand,
+  ...Object.fromEntries(MEMORY_COMMANDS.map((name) => [name, runMemoryCommand])),
+  export: runPortabilityCommand,
+  import: runPortabilityCommand,
+  blind: runBlind,
+  log: runLogCommand,
+  reindex: runReindex,
+  migrate: runMigrate,
+  upgrade: runUpgrade,
+  "migrate-store": runMigrateStore,
+};
+
 /** Runs `command` (`given`: the words after it) of a command line already checked. */
 async function runCommand(
   command: string,
@@ -61,8 +76,6 @@ async function runCommand(
   { values, positionals, tokens }: CommandLine,
   io: CliIo,
 ): Promise<Output> {
-  const env = (name: string) => io.env[name];
-  const dataDir = env("SVC_DATA_DIR") || "./data";
   // The files a command names, resolved from the folder it was given in.
   const path = callerFile(io);
   const fileAt = command === "import" ? 0 : command === "blind" && given[0] === "import" ? 1 : -1;
@@ -72,54 +85,13 @@ async function runCommand(
     output: path(values.output),
     cache: path(values.cache),
     "passphrase-file": path(values["passphrase-file"]),
+    namespaces: flagValues(tokens, "namespace"),
   };
-  if (LEDGER_COMMANDS.includes(command)) {
-    const out = await runLedgerCommand(command, words[0], values, { dataDir, env: io.env });
-    if (out) return out;
-  }
-  if (command === "reindex") {
-    return await runReindex(values.embedder, io.env, {
-      write: (text) => io.stderr.writeSync(new TextEncoder().encode(text)),
-      terminal: io.stderr.isTerminal(),
-    });
-  }
-  if (command === "migrate") return await runMigrate(io.env);
-  if (command === "upgrade") return await runUpgrade(io.env);
-  if (command === "migrate-store") {
-    return await runMigrateStore(values.to, io.env, io.stderr);
-  }
-  if (command === "log") return await runLog(values, dataDir, io);
-  if (command === "blind") return await runBlind(words[0], words.slice(1), flags, env, io.fetch);
-  if (MEMORY_COMMANDS.includes(command)) {
-    return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
-  }
-  if (PORTABILITY_COMMANDS.includes(command)) {
-    const namespaces = flagValues(tokens, "namespace");
-    return await runPortabilityCommand(command, words, { ...flags, namespaces }, io);
-  }
+  const out = Object.hasOwn(COMMANDS, command)
+    ? await COMMANDS[command]({ command, words, flags, io })
+    : undefined;
+  if (out) return out;
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
-}
-
-/** `log`, read with the account's owner key or a delegate key with the audit scope. */
-async function runLog(values: CommandLine["values"], dataDir: string, io: CliIo): Promise<Output> {
-  const env = (name: string) => io.env[name];
-  const account = accountIdOf(values.account, env);
-  const delegateKey = env("SVC_DELEGATE_KEY");
-  // The account's owner key when the data directory has it: for --account, or for
-  // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
-  // (it needs `audit`; --key is the log's filter, not a key).
-  const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
-  const ownerKey = byOwner && await savedOwnerKey({ dataDir, env: io.env }, byOwner);
-  if (!ownerKey && !delegateKey && account) {
-    throw new UsageError(
-      `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
-        `${dataDir}/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that ` +
-        "has the audit scope (or with SVC_DATA_DIR where `svc account create` made the account)",
-    );
-  }
-  const privateKey = ownerKey ||
-    delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
-  return await runLogCommand(values, privateKey, env, io.fetch);
 }
 
 /**

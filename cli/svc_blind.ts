@@ -16,7 +16,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
-import { type Flags, subcommandsOf } from "./svc_command_line.ts";
+import { type Invocation, subcommandsOf } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 
 export const BLIND_USAGE =
@@ -39,12 +39,9 @@ and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
 
 /** Runs `svc blind <sub> [words]`. */
 export async function runBlind(
-  sub: string | undefined,
-  words: string[],
-  values: Flags,
-  env: (name: string) => string | undefined,
-  fetch?: typeof globalThis.fetch,
+  { words: [sub, ...words], flags: values, io }: Invocation,
 ): Promise<Output> {
+  const env = (name: string) => io.env[name];
   const subcommands = subcommandsOf("blind");
   if (!sub || !subcommands.includes(sub)) {
     throw new UsageError(`blind takes one of ${subcommands.join(", ")}`);
@@ -60,7 +57,7 @@ export async function runBlind(
   if (sub === "erase" && (values.namespace === undefined || values.confirm !== values.namespace)) {
     throw new UsageError("blind erase needs --namespace NS and --confirm NS: it cannot be undone");
   }
-  const options = await clientOptions(values, env, fetch);
+  const options = await clientOptions(values, env, io.fetch);
   const opened = await openBlindMemory(options, env, {
     modelDir: values["model-dir"],
     namespace: values.namespace,
@@ -112,7 +109,7 @@ export async function runBlind(
       }
       case "forget": {
         const receipt = await memory.forget(id!);
-        const health = await (await (fetch ?? globalThis.fetch)(`${options.baseUrl}/health`))
+        const health = await (await (io.fetch ?? fetch)(`${options.baseUrl}/health`))
           .json();
         const verified = await verifyReceipt(receipt, health.receiptKey);
         return {

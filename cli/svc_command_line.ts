@@ -7,6 +7,7 @@ import { type FlagToken, flagValues, repeatedFlag } from "./args.ts";
 import { visible } from "./visible_text.ts";
 import { validNamespace } from "@svc/relayer/rules";
 import { asRelayerChecks, UsageError } from "./client_flags.ts";
+import type { CliIo } from "./io.ts";
 
 /**
  * How many words each command takes after its name (a subcommand counts as one); any more is a
@@ -162,8 +163,16 @@ export function parseCommandLine(args: string[]) {
 /** The command line as parsed: its flags' values, its words and its tokens. */
 export type CommandLine = ReturnType<typeof parseCommandLine>;
 
-/** The flags' values, as the commands read them. */
-export type Flags = CommandLine["values"];
+/** The flags' values, as the commands read them, with every `--namespace` given (in order). */
+export type Flags = CommandLine["values"] & { namespaces?: string[] };
+
+/** A command as `svc` runs it: its name, the words after it, its flags, and the process's io. */
+export interface Invocation {
+  command: string;
+  words: string[];
+  flags: Flags;
+  io: CliIo;
+}
 
 /**
  * Refuses a command line that would do other than it says: a flag given twice or not the

@@ -19,11 +19,9 @@ import {
 } from "./key_scope_flags.ts";
 import { accountIdArg, expiryTime, need, UsageError } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
-import type { Flags } from "./svc_command_line.ts";
+import type { Flags, Invocation } from "./svc_command_line.ts";
 import { visibleName } from "./visible_text.ts";
 import { givenOwnerKey, saveOwnerKey, transact, withLedger } from "./svc_ledger_access.ts";
-
-export const LEDGER_COMMANDS = ["account", "key"];
 
 /** The environment a command reads its settings from. */
 export type Env = Record<string, string | undefined>;
@@ -61,14 +59,13 @@ through the relayer's /sponsor; signed with SVC_OWNER_KEY or the owner key saved
   key remove --account ID --public-key HEX|--address ADDR`;
 
 /**
- * Runs a ledger command on the ledger of `home`; `undefined` for a subcommand it does not know.
+ * Runs a ledger command on the ledger of `SVC_DATA_DIR`'s settings; `undefined` for a subcommand
+ * it does not know.
  */
 export async function runLedgerCommand(
-  command: string,
-  sub: string | undefined,
-  values: Flags,
-  home: Home,
+  { command, words: [sub], flags: values, io }: Invocation,
 ): Promise<Output | undefined> {
+  const home = { dataDir: io.env.SVC_DATA_DIR || "./data", env: io.env };
   if (command === "account") {
     if (sub === "create") return await createAccount(home);
     if (sub === "deactivate" || sub === "reactivate") {

@@ -14,6 +14,7 @@ import {
 import { ACCESS_OPERATIONS } from "@svc/relayer/rules";
 import {
   accountIdOf,
+  delegateKeyOf,
   memoryIdArg,
   pastTime,
   positiveInt,
@@ -21,7 +22,8 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
-import type { Flags } from "./svc_command_line.ts";
+import type { Flags, Invocation } from "./svc_command_line.ts";
+import { savedOwnerKey } from "./svc_ledger_access.ts";
 import { visibleName } from "./visible_text.ts";
 
 export const LOG_USAGE = `Access log (signed by the owner key in SVC_DATA_DIR for --account, else by
@@ -81,19 +83,31 @@ function logTable(entries: AccessEntry[]): string {
     .join("\n");
 }
 
-/** Runs `svc log`, signed with `privateKey` (the owner's or a delegate key with `audit`). */
-export async function runLogCommand(
-  values: Flags,
-  privateKey: string,
-  env: (name: string) => string | undefined,
-  fetch?: typeof globalThis.fetch,
-): Promise<Output> {
+/** Runs `svc log`, signed with the account's owner key or a delegate key with `audit`. */
+export async function runLogCommand({ flags: values, io }: Invocation): Promise<Output> {
+  const env = (name: string) => io.env[name];
+  const dataDir = env("SVC_DATA_DIR") || "./data";
+  const account = accountIdOf(values.account, env);
+  const delegateKey = env("SVC_DELEGATE_KEY");
+  // The account's owner key when the data directory has it: for --account, or for
+  // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
+  // (it needs `audit`; --key is the log's filter, not a key).
+  const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
+  const ownerKey = byOwner && await savedOwnerKey({ dataDir, env: io.env }, byOwner);
+  if (!ownerKey && !delegateKey && account) {
+    throw new UsageError(
+      `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
+        `${dataDir}/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that ` +
+        "has the audit scope (or with SVC_DATA_DIR where `svc account create` made the account)",
+    );
+  }
+  const privateKey = ownerKey || delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
   const query = logQuery(values);
   const client = await SvcClient.create({
     baseUrl: relayerUrl(values.relayer, env),
     privateKey,
-    accountId: accountIdOf(values.account, env),
-    ...(fetch && { fetch }),
+    accountId: account,
+    ...(io.fetch && { fetch: io.fetch }),
   });
   const page = await client.accessLog(query);
   const lines = page.entries.length ? [logTable(page.entries)] : ["No access log entries"];

@@ -17,7 +17,7 @@ import {
   ttlSeconds,
   UsageError,
 } from "./client_flags.ts";
-import type { Flags } from "./svc_command_line.ts";
+import type { Flags, Invocation } from "./svc_command_line.ts";
 import { runGet, runList, runNamespaces, runRecall, runWhoami } from "./svc_memories_read.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
@@ -155,16 +155,11 @@ function checkedRequest(command: string, words: string[], values: Flags) {
   return request;
 }
 
-/** Runs one memory command; `words` are the positionals after the command. */
+/** Runs one memory command. */
 export async function runMemoryCommand(
-  command: string,
-  words: string[],
-  values: Flags,
-  env: (name: string) => string | undefined,
-  stdin: StdinSource,
-  fetch?: typeof globalThis.fetch,
+  { command, words, flags: values, io }: Invocation,
 ): Promise<Output> {
-  const options = await clientOptions(values, env, fetch);
+  const options = await clientOptions(values, (name) => io.env[name], io.fetch);
   // Checked before anything is sent.
   const request = checkedRequest(command, words, values);
   let client = await SvcClient.create(options);
@@ -187,7 +182,7 @@ export async function runMemoryCommand(
     case "forget":
       return await runForget(client, request, health?.receiptKey);
     case "update":
-      return await runUpdate(client, request, await updateText(values.text, stdin), values.wait);
+      return await runUpdate(client, request, await updateText(values.text, io.stdin), values.wait);
     default: // restore
       return await runRestore(client, request);
   }

@@ -12,11 +12,12 @@ import { moveBlobsToSqlite, UNMOVABLE } from "@svc/upgrades";
 import { Database } from "@svc/postgres/database";
 import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import { ProgressBar, type ProgressOutput } from "./progress.ts";
+import { ProgressBar } from "./progress.ts";
 import { writeLine } from "./io.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 import { checkRelayerData, configOf } from "./svc_store.ts";
+import type { Invocation } from "./svc_command_line.ts";
 
 export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
@@ -113,11 +114,9 @@ async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
   }
 }
 
-/** `svc migrate-store --to TARGET`; `env` is the process environment. */
+/** `svc migrate-store --to TARGET`. */
 export async function runMigrateStore(
-  to: string | undefined,
-  env: Record<string, string | undefined>,
-  stderr: ProgressOutput,
+  { flags: { to }, io: { env, stderr } }: Invocation,
 ): Promise<Output> {
   if (to !== "postgres" && to !== "sqlite") {
     throw new UsageError("migrate-store needs --to postgres or --to sqlite");

@@ -45,9 +45,7 @@ import { ProgressBar } from "./progress.ts";
 import { type CliIo, writeLine } from "./io.ts";
 import { clientOptions, need, UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
-import type { Flags } from "./svc_command_line.ts";
-
-export const PORTABILITY_COMMANDS = ["export", "import"];
+import type { Flags, Invocation } from "./svc_command_line.ts";
 
 export const PORTABILITY_USAGE = `Export and import (signed client, as above):
   export [--namespace NS... | --all] -o FILE
@@ -64,14 +62,8 @@ export const PORTABILITY_USAGE = `Export and import (signed client, as above):
   The passphrase comes from --passphrase-file PATH, else SVC_EXPORT_PASSPHRASE, else a
   prompt; never from a flag. Importing the same file again adds nothing.`;
 
-/** The flags export and import read, with every `--namespace` given (export takes several). */
-export type PortabilityFlags = Flags & { namespaces?: string[] };
-
-/** What the commands read and write besides files and the network (`fetch` unless given). */
-type PortabilityIo = Pick<CliIo, "env" | "stdin" | "stderr" | "fetch">;
-
 /** The passphrase of `--passphrase-file`, `SVC_EXPORT_PASSPHRASE` or the prompt. */
-const passphraseOf = (values: PortabilityFlags, io: PortabilityIo, confirm?: boolean) =>
+const passphraseOf = (values: Flags, io: CliIo, confirm?: boolean) =>
   readPassphrase({
     file: values["passphrase-file"],
     env: (name) => io.env[name],
@@ -107,7 +99,7 @@ function counter(count: (chunk: Uint8Array) => number, seen: (total: number) => 
 /** The line breaks in `chunk`. */
 const lineBreaks = (chunk: Uint8Array) => chunk.filter((byte) => byte === 0x0a).length;
 
-async function runExport(client: SvcClient, values: PortabilityFlags, io: PortabilityIo) {
+async function runExport(client: SvcClient, values: Flags, io: CliIo) {
   if (values.all && values.namespace !== undefined) {
     throw new UsageError("give --namespace NS or --all, not both");
   }
@@ -191,7 +183,7 @@ function intoNamespace(line: string, namespace: string | undefined): string {
 }
 
 /** An export file's lines, checked whole first: nothing is sent from an altered file. */
-async function exportFileLines(file: string, values: PortabilityFlags, io: PortabilityIo) {
+async function exportFileLines(file: string, values: Flags, io: CliIo) {
   const passphrase = await passphraseOf(values, io);
   // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
   const info = await Deno.stat(file);
@@ -299,8 +291,8 @@ async function settle(client: SvcClient, jobIds: string[]) {
 async function runImport(
   client: SvcClient,
   words: string[],
-  values: PortabilityFlags,
-  io: PortabilityIo,
+  values: Flags,
+  io: CliIo,
 ) {
   const file = need(words[0], "the file to import");
   // Not whether it is a file: a pipe (`<(gunzip -c memories.svc.gz)`) is read as well.
@@ -399,12 +391,9 @@ async function runImport(
   };
 }
 
-/** Runs `export` or `import`; `words` are the positionals after the command. */
+/** Runs `export` or `import`. */
 export async function runPortabilityCommand(
-  command: string,
-  words: string[],
-  values: PortabilityFlags,
-  io: PortabilityIo,
+  { command, words, flags: values, io }: Invocation,
 ): Promise<Output> {
   if (values.passphrase !== undefined) {
     throw new UsageError(

@@ -30,12 +30,12 @@ Deno.test("import: a wrong passphrase is said on a line of its own, after the ch
       SVC_SERVER_URL: "http://127.0.0.1:9",
     };
     await assert.rejects(
-      runPortabilityCommand(
-        "import",
-        [file],
-        { "passphrase-file": `${dir}/passphrase` },
-        { env, stdin, stderr },
-      ),
+      runPortabilityCommand({
+        command: "import",
+        words: [file],
+        flags: { "passphrase-file": `${dir}/passphrase` },
+        io: { env, stdin, stderr, stdout: stderr, cwd: dir },
+      }),
       /passphrase is wrong/,
     );
     const drawn = written.join("");

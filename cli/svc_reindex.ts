@@ -12,6 +12,7 @@ import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 import { configOf } from "./svc_store.ts";
+import type { Invocation } from "./svc_command_line.ts";
 
 export const REINDEX_USAGE =
   `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):
@@ -69,11 +70,9 @@ export function describe(summary: ReindexSummary): string {
   return lines.join("\n");
 }
 
-/** Runs the reindex in the foreground; `env` is the process environment. */
+/** Runs the reindex in the foreground, its progress on standard error. */
 export async function runReindex(
-  embedder: string | undefined,
-  env: Record<string, string | undefined>,
-  output: { write(text: string): void; terminal: boolean },
+  { flags: { embedder }, io: { env, stderr } }: Invocation,
 ): Promise<Output> {
   if (!embedder) throw new UsageError("reindex needs --embedder NAME");
   if (!EMBEDDER_KINDS.includes(embedder)) {
@@ -109,7 +108,8 @@ export async function runReindex(
         text: `The index is built with "${model}" already (or is empty): nothing to reindex.`,
       };
     }
-    const progress = progressWriter(output.write, output.terminal);
+    const write = (text: string) => stderr.writeSync(new TextEncoder().encode(text));
+    const progress = progressWriter(write, stderr.isTerminal());
     try {
       const summary = await backends.reindex.reindexer.run({
         signal: stop.signal,

@@ -17,6 +17,7 @@ import { schemaVersion } from "@svc/postgres/migrations";
 import { refuseUnfinishedCopy } from "@svc/postgres/store_import";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
+import type { Invocation } from "./svc_command_line.ts";
 
 export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL, SVC_MASTER_KEY):
   migrate                                bring the PostgreSQL schema up to date (safe while
@@ -63,7 +64,7 @@ async function withDatabase<T>(
 }
 
 /** `svc migrate`. */
-export async function runMigrate(env: Record<string, string | undefined>): Promise<Output> {
+export async function runMigrate({ io: { env } }: Invocation): Promise<Output> {
   const config = configOf(env);
   const before = await Database.open({ url: databaseOf(config).url, pool: 1, migrate: false });
   let from: number;
@@ -82,7 +83,7 @@ export async function runMigrate(env: Record<string, string | undefined>): Promi
 }
 
 /** `svc upgrade`: the data directory's upgrades (or the database's), as a start runs them. */
-export async function runUpgrade(env: Record<string, string | undefined>): Promise<Output> {
+export async function runUpgrade({ io: { env } }: Invocation): Promise<Output> {
   const config = configOf(env);
   const { dataDir } = config;
   const done = config.store.kind === "postgres"
