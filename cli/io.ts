@@ -5,11 +5,11 @@
  */
 import type { PromptTerminal } from "./passphrase.ts";
 import type { ProgressOutput } from "./progress.ts";
-import type { StdinSource } from "./svc_memories.ts";
 
 export interface CliIo {
   env: Record<string, string | undefined>;
-  stdin: StdinSource & PromptTerminal["stdin"];
+  /** Where a passphrase is asked, and where `update` reads its text without `--text`. */
+  stdin: PromptTerminal["stdin"] & { readable: ReadableStream<Uint8Array> };
   stdout: { writeSync(bytes: Uint8Array): number };
   stderr: ProgressOutput;
   /** The folder relative paths are resolved in. */

@@ -5,12 +5,7 @@
  * command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { argsMessage, callerPath, flagValues } from "./args.ts";
-import {
-  checkCommandLine,
-  type CommandLine,
-  type Invocation,
-  parseCommandLine,
-} from "./svc_command_line.ts";
+import { checkCommandLine, type Invocation, parseCommandLine } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "@svc/app";
 import { bypassProxyForLoopback } from "@svc/relayer/http";
@@ -43,17 +38,6 @@ ${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
-/** Runs the command of `args`: what it prints, or the error it fails with. */
-async function run(args: string[], io: CliIo): Promise<Output> {
-  const line = parseCommandLine(args);
-  const [command, sub, ...rest] = line.positionals;
-  if (line.values.help) return { text: USAGE, json: { usage: USAGE } };
-  if (!command) throw new UsageError("");
-  const words = [sub, ...rest].filter((word) => word !== undefined);
-  checkCommandLine(command, words, line.tokens);
-  return await runCommand(command, words, line, io);
-}
-
 /** The commands, by name; one answers `undefined` for a subcommand it does not know. */
 const COMMANDS: Record<string, (invocation: Invocation) => Promise<Output | undefined>> = {
   account: runLedgerCommand,
@@ -69,13 +53,13 @@ const COMMANDS: Record<string, (invocation: Invocation) => Promise<Output | unde
   "migrate-store": runMigrateStore,
 };
 
-/** Runs `command` (`given`: the words after it) of a command line already checked. */
-async function runCommand(
-  command: string,
-  given: string[],
-  { values, positionals, tokens }: CommandLine,
-  io: CliIo,
-): Promise<Output> {
+/** Runs the command of `args`: what it prints, or the error it fails with. */
+async function run(args: string[], io: CliIo): Promise<Output> {
+  const { values, positionals, tokens } = parseCommandLine(args);
+  const [command, ...given] = positionals;
+  if (values.help) return { text: USAGE, json: { usage: USAGE } };
+  if (!command) throw new UsageError("");
+  checkCommandLine(command, given, tokens);
   // The files a command names, resolved from the folder it was given in.
   const path = callerFile(io);
   const fileAt = command === "import" ? 0 : command === "blind" && given[0] === "import" ? 1 : -1;

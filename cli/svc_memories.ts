@@ -18,6 +18,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import type { Flags, Invocation } from "./svc_command_line.ts";
+import type { CliIo } from "./io.ts";
 import { runGet, runList, runNamespaces, runRecall, runWhoami } from "./svc_memories_read.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
@@ -87,7 +88,7 @@ function receiptLines(receipt: EraseReceipt): string {
 }
 
 /** The text of `update`: `--text`, else standard input when it is not a terminal. */
-async function updateText(given: string | undefined, stdin: StdinSource): Promise<string> {
+async function updateText(given: string | undefined, stdin: CliIo["stdin"]): Promise<string> {
   if (given !== undefined) return need(given, "the new text (--text or standard input)");
   if (stdin.isTerminal()) throw new UsageError("missing the new text (--text or standard input)");
   const bytes = await new Response(stdin.readable).bytes();
@@ -98,12 +99,6 @@ async function updateText(given: string | undefined, stdin: StdinSource): Promis
     throw new UsageError("the new text on standard input is not UTF-8");
   }
   return need(text.trim() ? text : "", "the new text (--text or standard input)");
-}
-
-/** Where `update` reads its text without `--text`. */
-export interface StdinSource {
-  isTerminal(): boolean;
-  readable: ReadableStream<Uint8Array>;
 }
 
 /** `forget ID`, or `forget --namespace NS --confirm NS`: nothing else is sent. */
