@@ -3,12 +3,6 @@
  * answers pass, and worded for the agent with the remedy.
  */
 
-/** A relayer's 429: its Retry-After, and its reason when its body said one. */
-interface RateLimit {
-  retryAfterSeconds: number;
-  reason?: string;
-}
-
 /** The sentence of an error answer's body (JSON-RPC, or the relayer's own), if any. */
 async function errorSentence(response: Response): Promise<string | undefined> {
   const body = await response.clone().json().catch(() => null);
@@ -18,8 +12,9 @@ async function errorSentence(response: Response): Promise<string | undefined> {
 
 /** The relayer's last refusals, as `fetch` sees them, and what to tell the agent of each. */
 export class RelayerRefusals {
-  // The relayer's last 429, and the reason of its last 503.
-  #rateLimit: RateLimit = { retryAfterSeconds: 30 };
+  // The relayer's last 429 (its Retry-After, and its reason when its body said one), and the
+  // reason of its last 503.
+  #rateLimit: { retryAfterSeconds: number; reason?: string } = { retryAfterSeconds: 30 };
   #unavailable: string | undefined;
   // The reason of the relayer's last 401 (`expired_key`, …).
   #unauthorized: string | undefined;

@@ -11,10 +11,8 @@ import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
 import { durationMs, expiryFromFlag, parseScopeFlag } from "../key_scope_flags.ts";
 import { asRelayerChecks, localPort, UsageError } from "../client_flags.ts";
 
-export interface Preset {
-  relayer: string;
-  webUrl: string;
-}
+/** A relayer and its dashboard. */
+export type Preset = { relayer: string; webUrl: string };
 
 /**
  * Hosted addresses are placeholders (reserved `.example` names) until a hosted service
