@@ -29,27 +29,29 @@ export async function nullIfMissing<T>(operation: Promise<T>): Promise<T | null>
 }
 
 /**
- * Writes `data` to `path` whole or not at all: into an owner-only temporary file beside it
- * (`path.<uuid>.tmp`), synced unless `sync` is false (a cache), then renamed into place; a crash
- * leaves the old file or the new. On failure the temporary file is removed and the error thrown.
+ * Writes `data` to `path` whole or not at all: into an owner-only temporary file beside it,
+ * synced unless `sync` is false (a cache), then renamed into place; a crash leaves the old file or
+ * the new. The temporary file is `path.<uuid>.tmp`, or `temporary` where the writer may write no
+ * other name (one a crash left is replaced). On failure it is removed and the error thrown.
  */
 export async function writeWhole(
   path: string,
   data: Uint8Array | string,
-  { sync = true } = {},
+  { sync = true, temporary }: { sync?: boolean; temporary?: string } = {},
 ): Promise<void> {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const named = temporary ?? `${path}.${crypto.randomUUID()}.tmp`;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   try {
+    if (temporary) await nullIfMissing(Deno.remove(temporary));
     {
       // Closed before the rename: Windows refuses to rename an open file.
-      using file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+      using file = await Deno.open(named, { write: true, createNew: true, mode: 0o600 });
       for (let at = 0; at < bytes.byteLength;) at += await file.write(bytes.subarray(at));
       if (sync) await file.sync();
     }
-    await Deno.rename(temporary, path);
+    await Deno.rename(named, path);
   } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
+    await Deno.remove(named).catch(() => {});
     throw error;
   }
 }

@@ -30,3 +30,18 @@ Deno.test("writeWhole throws where it cannot write, and writeCache says false", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("writeWhole through a named temporary file replaces one a crash left", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/cache.bin`;
+    await Deno.writeTextFile(`${path}.tmp`, "left by a crash");
+    await writeWhole(path, "whole", { temporary: `${path}.tmp` });
+    assert.equal(await Deno.readTextFile(path), "whole");
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), [
+      "cache.bin",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

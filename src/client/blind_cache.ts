@@ -98,7 +98,8 @@ export class BlindCache {
     const kept = all.filter((record, at) =>
       !record.sealed || at > (lastErased.get(record.id) ?? -1)
     );
-    await writeWhole(this.#path, this.#frame(kept));
+    // The Python SDK's driver may write only the cache and `<cache>.tmp`.
+    await writeWhole(this.#path, this.#frame(kept), { temporary: `${this.#path}.tmp` });
   }
 
   #frame(records: LogRecord[]): Uint8Array<ArrayBuffer> {

@@ -6576,12 +6576,13 @@ async function nullIfMissing(operation) {
     throw error;
   }
 }
-async function writeWhole(path, data, { sync = true } = {}) {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+async function writeWhole(path, data, { sync = true, temporary } = {}) {
+  const named = temporary ?? `${path}.${crypto.randomUUID()}.tmp`;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   try {
+    if (temporary) await nullIfMissing(Deno.remove(temporary));
     {
-      using file = await Deno.open(temporary, {
+      using file = await Deno.open(named, {
         write: true,
         createNew: true,
         mode: 384
@@ -6589,9 +6590,9 @@ async function writeWhole(path, data, { sync = true } = {}) {
       for (let at = 0; at < bytes.byteLength; ) at += await file.write(bytes.subarray(at));
       if (sync) await file.sync();
     }
-    await Deno.rename(temporary, path);
+    await Deno.rename(named, path);
   } catch (error) {
-    await Deno.remove(temporary).catch(() => {
+    await Deno.remove(named).catch(() => {
     });
     throw error;
   }
@@ -26933,7 +26934,9 @@ ${keyId}`);
       ]
     ]));
     const kept2 = all.filter((record, at) => !record.sealed || at > (lastErased.get(record.id) ?? -1));
-    await writeWhole(this.#path, this.#frame(kept2));
+    await writeWhole(this.#path, this.#frame(kept2), {
+      temporary: `${this.#path}.tmp`
+    });
   }
   #frame(records) {
     const sealed = chachaSeal(this.#key, encoder12.encode(JSON.stringify(records)), this.#data);

@@ -10,7 +10,7 @@ import json
 import os
 import subprocess
 import tempfile
-from typing import Dict
+from typing import Dict, Optional
 
 import httpx
 import pytest
@@ -36,10 +36,11 @@ FACTS = [
 ]
 
 
-def device(relayer: Dict[str, str], namespace: str, key: str = "") -> BlindMemory:
+def device(relayer: Dict[str, str], namespace: str, key: str = "",
+           cache_file: Optional[str] = None) -> BlindMemory:
     return BlindMemory(relayer["url"], delegate_key=key or relayer["delegate_key"],
                        account_id=relayer["account_id"], model_dir=MODEL_DIR,
-                       namespace=namespace, models_dir=MODELS)
+                       namespace=namespace, models_dir=MODELS, cache_file=cache_file)
 
 
 def svc_blind(relayer: Dict[str, str], *args: str, key: str = "",
@@ -78,6 +79,19 @@ def test_python_remembers_recalls_updates_and_forgets(relayer: Dict[str, str]) -
         with pytest.raises(SvcError) as refused:
             memory.enable()
         assert refused.value.code == "conflict"
+
+
+def test_a_cache_file_keeps_a_forget_across_restarts(relayer: Dict[str, str],
+                                                      tmp_path) -> None:
+    cache = str(tmp_path / "cache.bin")
+    with device(relayer, "py-cache", cache_file=cache) as memory:
+        memory.enable()
+        ids = memory.remember(FACTS[:2])
+        memory.forget(ids[0])
+        assert [r.id for r in memory.recall("peanuts", min_score=0).results] == [ids[1]]
+    with device(relayer, "py-cache", cache_file=cache) as again:
+        assert [r.id for r in again.recall("peanuts", min_score=0).results] == [ids[1]]
+    assert os.listdir(tmp_path) == ["cache.bin"]
 
 
 def test_python_and_typescript_read_each_other_with_the_same_scores(
