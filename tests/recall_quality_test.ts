@@ -343,6 +343,26 @@ Deno.test("relations: a question about a name finds what the store says of its r
   assert.ok(other.results.every((r) => r.explain?.asked_about !== "my sister"));
 });
 
+Deno.test("things: a question about a thing finds what the store says of its name", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [link, answer] = await rememberAll(t, caller, [
+    { text: "My car is a Volvo estate." },
+    { text: "I bought the Volvo in March 2021." },
+    { text: "My car is due a wash." },
+    { text: "I have had my bicycle since school." },
+    { text: "The Volvo plant in Ghent builds trucks." },
+  ]);
+  const body = { query: "How long have I had my car?", limit: 3, min_score: 0.1 };
+  const found = await recall(t, caller, { ...body, explain: true });
+  const bought = found.results.find((r) => r.id === answer);
+  assert.equal(bought?.explain?.asked_about, "Volvo", JSON.stringify(found.results));
+  // Erased, the memory that named the car no longer leads to the Volvo.
+  assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
+  const after = await recall(t, caller, body);
+  assert.ok(!after.results.some((r) => r.id === answer), JSON.stringify(after.results));
+});
+
 Deno.test("times: a relative time is also asked as the year it names", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

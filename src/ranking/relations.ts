@@ -556,8 +556,10 @@ export interface AskedName {
 export function askedNames(question: string): AskedName[] {
   const words = tokens(question);
   const found: AskedName[] = [];
-  // The first word is capitalised as the question's start ("Can I …", "Tell me …").
+  // The first word is capitalised as the question's start ("Can I …", "Tell me …"); one after
+  // "my" or "our" is a thing's ("our TV", "my iPhone").
   for (let at = 1; at < words.length; at++) {
+    if (OWNERS.has(words[at - 1].word)) continue;
     const name = nameWord(words[at]) && nameFrom(question, words, at);
     if (!name) continue;
     const end = words[at].start + name.length;

@@ -83,6 +83,9 @@ Deno.test("askedNames: the names a question asks about, as it spells them", () =
   assert.deepEqual(askedNames("When did I go to Leeds?").map((n) => n.name), ["Leeds"]);
   assert.deepEqual(askedNames("What did I eat on Monday?"), []);
   assert.deepEqual(askedNames("Tell me about Leeds").map((n) => n.name), ["Leeds"]);
+  assert.deepEqual(askedNames("When did we put up our TV?"), []);
+  assert.deepEqual(askedNames("Where is my iPhone charger?"), []);
+  assert.deepEqual(askedNames("When do the Kellys arrive?").map((n) => n.name), ["Kellys"]);
 });
 
 Deno.test("definitions: the relation as the text says it", () => {

@@ -19,29 +19,20 @@ import {
   answerKinds,
   type AnswerType,
   asksOwnName,
-  isTimeWord,
   mayHoldAnswer,
   nameLetters,
   namesIn,
   wordsOfText,
 } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
-import {
-  askedNames,
-  askedRelations,
-  bareName,
-  definitions,
-  namesRelation,
-} from "../ranking/relations.ts";
-import { STOP_WORDS } from "../ranking/stop_words.ts";
-import { askedThing, namesThing, PLACED, singulars } from "../ranking/things.ts";
+import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
+import { askedThing, namesThing } from "../ranking/things.ts";
+import { askedThings, holdsPhrase, THINGS_MAX, thingWords } from "../ranking/asked_things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
 /** The most memories about one subject that are read to look for the kind of answer. */
 const ABOUT_MAX = 12;
-/** The most things a question names that are looked for ("my road bike", "the piano"). */
-const THINGS_MAX = 3;
 
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {
@@ -284,53 +275,6 @@ async function* subjectsOf(
       thing: true,
     };
   }
-}
-
-/**
- * The things `query` names after "my", "our" or "the", in its order: up to three words before a
- * common one or the end. Right after "did", "does" or "do" the last word may be the question's
- * verb ("road bike" in "How much did my road bike cost?"). Not someone ("my physio", "the man"),
- * a time or an event ("the week", "my birthday"), a place ("at the hospital", "in my house") or
- * what the question asks of a thing ("the postcode of our flat").
- */
-function askedThings(query: string): string[] {
-  const words = wordsOfText(query);
-  return words.flatMap((word, at) => {
-    if (!["my", "our", "the"].includes(word) || PLACED.has(words[at - 1])) return [];
-    let end = at + 1;
-    while (end < words.length && !STOP_WORDS.has(words[end])) end++;
-    const run = words.slice(at + 1, end);
-    if (
-      run.length === 0 || run.length > 3 || ["of", "for"].includes(words[end]) ||
-      run.some((word) =>
-        word.includes("'") || isTimeWord(word) || isSomeone(word) || EVENTS.has(word)
-      )
-    ) return [];
-    const inverted = ["do", "does", "did"].includes(words[at - 1]) && end === words.length;
-    return inverted && run.length > 1 ? [run.slice(0, -1).join(" ")] : [run.join(" ")];
-  });
-}
-
-/** Events, which a time answers rather than what a memory says of a thing. */
-const EVENTS = new Set(
-  "birthday anniversary wedding holiday holidays honeymoon party retirement funeral".split(" "),
-);
-
-/** Words for someone, besides a relation ("the man who owns our holiday cottage"). */
-const PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
-
-/** Whether `word` names someone: a relation ("physio", "kids") or a person ("man"). */
-const isSomeone = (word: string) => PEOPLE.has(word) || namesRelation(word);
-
-/** `text`'s words as a thing's are compared: without a possessive ("car's" → "car"). */
-const thingWords = (text: string) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
-
-/** Whether `words` holds `phrase`'s words in a row, any of them singular or plural. */
-function holdsPhrase(words: string[], phrase: string[]): boolean {
-  const forms = phrase.map(singulars);
-  const same = (word: string | undefined, n: number) =>
-    word !== undefined && singulars(word).some((form) => forms[n].includes(form));
-  return words.some((_, at) => forms.every((_, n) => same(words[at + n], n)));
 }
 
 /**

@@ -50,6 +50,7 @@ import {
   type Definition,
   definitions,
 } from "../ranking/relations.ts";
+import { askedThings, thingName, THINGS_MAX, thingSpan } from "../ranking/asked_things.ts";
 import { askedTimes } from "../ranking/times.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
@@ -370,7 +371,7 @@ async function aboutWhomOrWhen(asking: Asking, query: string): Promise<OtherQues
     return [{ question: askedOf(query, time, said), about: said, mentions: { words: mentions } }];
   }
   const [named] = askedNames(query);
-  return named ? await aboutRelations(asking, query, named) : [];
+  return named ? await aboutRelations(asking, query, named) : await aboutThingNames(asking, query);
 }
 
 /** `query` asked about each name the store gives the relation it asks about. */
@@ -423,6 +424,28 @@ async function aboutRelations(
 }
 
 /**
+ * `query` asked about each name the store gives the first thing it names that has one: "How long
+ * have I had my car?" as "How long have I had the Volvo?" when a memory says "My car is a Volvo".
+ */
+async function aboutThingNames(asking: Asking, query: string): Promise<OtherQuestion[]> {
+  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
+    const span = thingSpan(query, thing);
+    if (!span) continue;
+    const texts = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
+    const names = new Set(
+      texts.flatMap((text) => text === null ? [] : thingName(rankedText(text), thing) ?? []),
+    );
+    if (names.size === 0) continue;
+    return [...names].slice(0, OTHERS).map((name) => ({
+      question: askedOf(query, span, `the ${name}`),
+      about: name,
+      mentions: { words: name },
+    }));
+  }
+  return [];
+}
+
+/**
  * Another question ranked; it adds only the memories that mention whom or what it asks about, or
  * that hold what it asks them to.
  */
@@ -449,18 +472,27 @@ async function rankOther(
 }
 
 /**
- * Who the best memories holding `terms` (each of its `weights`, 1 unless given) say someone is,
- * among those the recall may show.
+ * The texts of the best `DEFINERS` memories holding `terms` (each of its `weights`, 1 unless
+ * given), among those the recall may show; `null` for one that cannot be read.
  */
-async function definitionsIn(
+async function textsIn(
   { index, scope, source }: Asking,
   terms: string[],
   weights?: number[],
-): Promise<Definition[]> {
+): Promise<(string | null)[]> {
   const ids = index.search(terms, DEFINERS, weights).hits.map(({ id }) => id).filter(
     scope.shown,
   );
-  const texts = await readTexts(source, hitsOf(index, ids), new Map());
+  return await readTexts(source, hitsOf(index, ids), new Map());
+}
+
+/** Who the memories `textsIn` reads for `terms` say someone is. */
+async function definitionsIn(
+  asking: Asking,
+  terms: string[],
+  weights?: number[],
+): Promise<Definition[]> {
+  const texts = await textsIn(asking, terms, weights);
   return texts.flatMap((text) => text === null ? [] : definitions(text));
 }
 

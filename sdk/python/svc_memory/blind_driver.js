@@ -11692,6 +11692,7 @@ function askedNames(question) {
   const words2 = tokens2(question);
   const found = [];
   for (let at = 1; at < words2.length; at++) {
+    if (OWNERS.has(words2[at - 1].word)) continue;
     const name = nameWord(words2[at]) && nameFrom(question, words2, at);
     if (!name) continue;
     const end = words2[at].start + name.length;
@@ -14779,8 +14780,8 @@ function seasonYear(start, which, at, ago = 1) {
     1
   ].map((d) => now2.getUTCFullYear() + d);
   if (which === "next") return years.find((year) => first(year) > month);
-  const ended = years.filter((year) => first(year) + 2 < month).at(-1);
-  if (which === "last") return ended - (ago - 1);
+  const ended2 = years.filter((year) => first(year) + 2 < month).at(-1);
+  if (which === "last") return ended2 - (ago - 1);
   const current = years.find((year) => first(year) <= month && month <= first(year) + 2);
   return current ?? now2.getUTCFullYear();
 }
@@ -15977,157 +15978,6 @@ function mergeRanked(rankings, limit) {
   return [
     ...best.values()
   ].sort(byScoreThenId).slice(0, limit);
-}
-
-// src/services/memory_view.ts
-async function catalogFilter(hasher, owner, { tags, since, until }) {
-  return {
-    tags: tags?.length ? await hasher.tags(owner, tags) : void 0,
-    since,
-    until
-  };
-}
-
-// src/services/query_vectors.ts
-var VECTORS_PER_KEY = 16;
-var SHELVES = 256;
-var SHELVES_PER_ACCOUNT = 8;
-var SHELF_IDLE_MS = 10 * 6e4;
-var QueryVectors = class {
-  #embedder;
-  #now;
-  /** The shelves by owner and key, least recently used first. */
-  #shelves = /* @__PURE__ */ new Map();
-  /** How many shelves each owner's keys hold. */
-  #held = /* @__PURE__ */ new Map();
-  /** The model the kept vectors are of. */
-  #model;
-  /** `now`: Unix milliseconds (default `Date.now`). */
-  constructor(embedder, now2 = Date.now) {
-    this.#embedder = embedder;
-    this.#now = now2;
-    this.#model = embedder.model;
-  }
-  /** The vector of `asker`'s query `text`, embedded unless the same key asked it lately. */
-  async vectorOf(asker, text, signal) {
-    const embedder = this.#embedder;
-    if (embedder.model !== this.#model) {
-      this.#shelves.clear();
-      this.#held.clear();
-      this.#model = embedder.model;
-    }
-    const shelf = this.#shelfOf(asker);
-    const kept2 = shelf?.vectors.get(text);
-    if (kept2) return kept2;
-    const [vector] = await embedder.embed([
-      text
-    ], {
-      signal,
-      purpose: "query"
-    });
-    if (shelf && this.#shelves.get(shelfId(asker)) === shelf && embedder.model === this.#model) {
-      shelf.vectors.set(text, vector);
-    }
-    return vector;
-  }
-  /** `asker`'s shelf, now its most recently used; a new one when free; none when all held. */
-  #shelfOf(asker) {
-    const id = shelfId(asker);
-    const now2 = this.#now();
-    let shelf = this.#shelves.get(id);
-    if (shelf && idle(shelf, now2)) {
-      this.#drop(id, shelf);
-      shelf = void 0;
-    }
-    shelf ??= this.#claim(asker.owner, now2);
-    if (!shelf) return void 0;
-    shelf.usedAt = now2;
-    this.#shelves.delete(id);
-    this.#shelves.set(id, shelf);
-    return shelf;
-  }
-  /** A new shelf for a key of `owner` once the idle ones are dropped, unless the limits are reached. */
-  #claim(owner, now2) {
-    for (const [idleId, shelf] of this.#shelves) {
-      if (!idle(shelf, now2)) break;
-      this.#drop(idleId, shelf);
-    }
-    const held = this.#held.get(owner) ?? 0;
-    if (this.#shelves.size >= SHELVES || held >= SHELVES_PER_ACCOUNT) return void 0;
-    this.#held.set(owner, held + 1);
-    return {
-      owner,
-      vectors: new LruMap(VECTORS_PER_KEY),
-      usedAt: now2
-    };
-  }
-  /** Forgets the shelf `id`. */
-  #drop(id, shelf) {
-    this.#shelves.delete(id);
-    const held = (this.#held.get(shelf.owner) ?? 1) - 1;
-    if (held > 0) this.#held.set(shelf.owner, held);
-    else this.#held.delete(shelf.owner);
-  }
-};
-function shelfId({ owner, key }) {
-  return `${owner}
-${key}`;
-}
-function idle(shelf, now2) {
-  return now2 - shelf.usedAt >= SHELF_IDLE_MS;
-}
-
-// src/services/recall_clock.ts
-var RecallClock = class {
-  #observe;
-  /** Milliseconds counted per stage, not yet told. */
-  #counted = /* @__PURE__ */ new Map();
-  constructor(observe) {
-    this.#observe = observe;
-  }
-  /** `work`, its time told as `stage` once it resolves (when someone listens). */
-  async timed(stage, work) {
-    if (!this.#observe) return await work();
-    const started = performance.now();
-    const result = await work();
-    this.#observe(stage, (performance.now() - started) / 1e3);
-    return result;
-  }
-  /** `work`, its time counted towards `stage` once it resolves. */
-  async counted(stage, work) {
-    const started = performance.now();
-    const result = await work();
-    this.#count(stage, started);
-    return result;
-  }
-  /** `work`, done at once, its time counted towards `stage`. */
-  countedNow(stage, work) {
-    const started = performance.now();
-    const result = work();
-    this.#count(stage, started);
-    return result;
-  }
-  /** Tells the time counted towards `stage` (when someone listens). */
-  report(stage) {
-    this.#observe?.(stage, (this.#counted.get(stage) ?? 0) / 1e3);
-  }
-  #count(stage, started) {
-    this.#counted.set(stage, (this.#counted.get(stage) ?? 0) + (performance.now() - started));
-  }
-};
-
-// src/services/recall_explanation.ts
-function explanationOf(parts) {
-  return {
-    vector: parts.vector,
-    lexical: parts.lexical,
-    rerank: parts.rerank ?? null,
-    answer_type: parts.answer ?? null,
-    fused: parts.fused,
-    neighbour: parts.neighbour,
-    neighbour_id: parts.neighbourId ?? null,
-    asked_about: parts.askedAbout ?? null
-  };
 }
 
 // src/ranking/things.json
@@ -26180,9 +26030,269 @@ function singulars(noun) {
   ];
 }
 
+// src/ranking/asked_things.ts
+function askedThings(query) {
+  const words2 = wordsOfText(query);
+  return words2.flatMap((word, at) => {
+    if (!DETERMINERS.has(word) || PLACED.has(words2[at - 1])) return [];
+    let end = at + 1;
+    while (end < words2.length && !STOP_WORDS2.has(words2[end])) end++;
+    const run = words2.slice(at + 1, end);
+    if (run.length === 0 || run.length > 3 || [
+      "of",
+      "for"
+    ].includes(words2[end]) || run.some((word2) => word2.includes("'") || isTimeWord(word2) || isSomeone(word2) || EVENTS.has(word2))) return [];
+    const inverted = [
+      "do",
+      "does",
+      "did"
+    ].includes(words2[at - 1]) && end === words2.length;
+    return inverted && run.length > 1 ? [
+      run.slice(0, -1).join(" ")
+    ] : [
+      run.join(" ")
+    ];
+  });
+}
+var THINGS_MAX = 3;
+var DETERMINERS = /* @__PURE__ */ new Set([
+  "my",
+  "our",
+  "the"
+]);
+var EVENTS = new Set("birthday anniversary wedding holiday holidays honeymoon party retirement funeral".split(" "));
+var PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
+var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
+var thingWords = (text) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
+function holdsPhrase(words2, phrase) {
+  return words2.some((_, at) => phraseAt2(words2, at, phrase));
+}
+function phraseAt2(words2, at, phrase) {
+  return phrase.every((word, n) => {
+    const forms = singulars(word);
+    return words2[at + n] !== void 0 && singulars(words2[at + n]).some((form) => forms.includes(form));
+  });
+}
+function thingSpan(query, thing) {
+  const words2 = thing.split(" ").join("\\s+");
+  const found = new RegExp(`(?<![\\p{L}\\p{N}])(?:my|our|the)\\s+${words2}(?![\\p{L}\\p{N}])`, "iu").exec(query);
+  return found ? {
+    start: found.index,
+    end: found.index + found[0].length
+  } : void 0;
+}
+var IS2 = /* @__PURE__ */ new Set([
+  "is",
+  "are",
+  "was"
+]);
+var CALLED2 = /* @__PURE__ */ new Set([
+  "called",
+  "named"
+]);
+var ARTICLES = /* @__PURE__ */ new Set([
+  "a",
+  "an",
+  "the"
+]);
+var CALLS = /* @__PURE__ */ new Set([
+  "call",
+  "called",
+  "name",
+  "named"
+]);
+var NAME_WORDS = 3;
+var DESCRIBING = 2;
+function thingName(text, thing) {
+  const said = text.split(/\s+/).filter(Boolean);
+  const words2 = said.map((word) => thingWords(word)[0] ?? "");
+  const phrase = thingWords(thing);
+  for (let at = 0; at < words2.length; at++) {
+    if (!DETERMINERS.has(words2[at]) || !phraseAt2(words2, at + 1, phrase)) continue;
+    let next = at + 1 + phrase.length;
+    if (!CALLS.has(words2[at - 1])) {
+      if (!IS2.has(words2[next]) || ended(said[next - 1])) continue;
+      next += CALLED2.has(words2[next + 1]) ? 2 : 1;
+      if (ARTICLES.has(words2[next])) {
+        next++;
+        for (let n = 0; n < DESCRIBING && describes(said[next], words2[next]); n++) next++;
+      }
+    }
+    const name = nameAt(said, next);
+    if (name) return name;
+  }
+  return void 0;
+}
+var describes = (said, word) => said !== void 0 && word !== void 0 && /^[\p{Ll}\p{N}]/u.test(said) && !STOP_WORDS2.has(word);
+var ended = (said) => said !== void 0 && /[.,;:!?]$/.test(said);
+function nameAt(said, at) {
+  const name = [];
+  for (let n = at; n < said.length && name.length < NAME_WORDS; n++) {
+    const word = said[n].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (!/^\p{Lu}/u.test(word)) break;
+    name.push(word);
+    if (ended(said[n])) break;
+  }
+  const [first] = name;
+  if (!first || first.length < 2 || /['’]s$/.test(first) || isTimeWord(first.toLowerCase())) {
+    return void 0;
+  }
+  return name.join(" ");
+}
+
+// src/services/memory_view.ts
+async function catalogFilter(hasher, owner, { tags, since, until }) {
+  return {
+    tags: tags?.length ? await hasher.tags(owner, tags) : void 0,
+    since,
+    until
+  };
+}
+
+// src/services/query_vectors.ts
+var VECTORS_PER_KEY = 16;
+var SHELVES = 256;
+var SHELVES_PER_ACCOUNT = 8;
+var SHELF_IDLE_MS = 10 * 6e4;
+var QueryVectors = class {
+  #embedder;
+  #now;
+  /** The shelves by owner and key, least recently used first. */
+  #shelves = /* @__PURE__ */ new Map();
+  /** How many shelves each owner's keys hold. */
+  #held = /* @__PURE__ */ new Map();
+  /** The model the kept vectors are of. */
+  #model;
+  /** `now`: Unix milliseconds (default `Date.now`). */
+  constructor(embedder, now2 = Date.now) {
+    this.#embedder = embedder;
+    this.#now = now2;
+    this.#model = embedder.model;
+  }
+  /** The vector of `asker`'s query `text`, embedded unless the same key asked it lately. */
+  async vectorOf(asker, text, signal) {
+    const embedder = this.#embedder;
+    if (embedder.model !== this.#model) {
+      this.#shelves.clear();
+      this.#held.clear();
+      this.#model = embedder.model;
+    }
+    const shelf = this.#shelfOf(asker);
+    const kept2 = shelf?.vectors.get(text);
+    if (kept2) return kept2;
+    const [vector] = await embedder.embed([
+      text
+    ], {
+      signal,
+      purpose: "query"
+    });
+    if (shelf && this.#shelves.get(shelfId(asker)) === shelf && embedder.model === this.#model) {
+      shelf.vectors.set(text, vector);
+    }
+    return vector;
+  }
+  /** `asker`'s shelf, now its most recently used; a new one when free; none when all held. */
+  #shelfOf(asker) {
+    const id = shelfId(asker);
+    const now2 = this.#now();
+    let shelf = this.#shelves.get(id);
+    if (shelf && idle(shelf, now2)) {
+      this.#drop(id, shelf);
+      shelf = void 0;
+    }
+    shelf ??= this.#claim(asker.owner, now2);
+    if (!shelf) return void 0;
+    shelf.usedAt = now2;
+    this.#shelves.delete(id);
+    this.#shelves.set(id, shelf);
+    return shelf;
+  }
+  /** A new shelf for a key of `owner` once the idle ones are dropped, unless the limits are reached. */
+  #claim(owner, now2) {
+    for (const [idleId, shelf] of this.#shelves) {
+      if (!idle(shelf, now2)) break;
+      this.#drop(idleId, shelf);
+    }
+    const held = this.#held.get(owner) ?? 0;
+    if (this.#shelves.size >= SHELVES || held >= SHELVES_PER_ACCOUNT) return void 0;
+    this.#held.set(owner, held + 1);
+    return {
+      owner,
+      vectors: new LruMap(VECTORS_PER_KEY),
+      usedAt: now2
+    };
+  }
+  /** Forgets the shelf `id`. */
+  #drop(id, shelf) {
+    this.#shelves.delete(id);
+    const held = (this.#held.get(shelf.owner) ?? 1) - 1;
+    if (held > 0) this.#held.set(shelf.owner, held);
+    else this.#held.delete(shelf.owner);
+  }
+};
+function shelfId({ owner, key }) {
+  return `${owner}
+${key}`;
+}
+function idle(shelf, now2) {
+  return now2 - shelf.usedAt >= SHELF_IDLE_MS;
+}
+
+// src/services/recall_clock.ts
+var RecallClock = class {
+  #observe;
+  /** Milliseconds counted per stage, not yet told. */
+  #counted = /* @__PURE__ */ new Map();
+  constructor(observe) {
+    this.#observe = observe;
+  }
+  /** `work`, its time told as `stage` once it resolves (when someone listens). */
+  async timed(stage, work) {
+    if (!this.#observe) return await work();
+    const started = performance.now();
+    const result = await work();
+    this.#observe(stage, (performance.now() - started) / 1e3);
+    return result;
+  }
+  /** `work`, its time counted towards `stage` once it resolves. */
+  async counted(stage, work) {
+    const started = performance.now();
+    const result = await work();
+    this.#count(stage, started);
+    return result;
+  }
+  /** `work`, done at once, its time counted towards `stage`. */
+  countedNow(stage, work) {
+    const started = performance.now();
+    const result = work();
+    this.#count(stage, started);
+    return result;
+  }
+  /** Tells the time counted towards `stage` (when someone listens). */
+  report(stage) {
+    this.#observe?.(stage, (this.#counted.get(stage) ?? 0) / 1e3);
+  }
+  #count(stage, started) {
+    this.#counted.set(stage, (this.#counted.get(stage) ?? 0) + (performance.now() - started));
+  }
+};
+
+// src/services/recall_explanation.ts
+function explanationOf(parts) {
+  return {
+    vector: parts.vector,
+    lexical: parts.lexical,
+    rerank: parts.rerank ?? null,
+    answer_type: parts.answer ?? null,
+    fused: parts.fused,
+    neighbour: parts.neighbour,
+    neighbour_id: parts.neighbourId ?? null,
+    asked_about: parts.askedAbout ?? null
+  };
+}
+
 // src/services/lacked_answer.ts
 var ABOUT_MAX = 12;
-var THINGS_MAX = 3;
 async function lackedAnswer(lookup, query, names) {
   const kinds = answerKinds(query);
   const thing = kinds.length === 0 ? askedThing(query) : void 0;
@@ -26341,42 +26451,6 @@ async function* subjectsOf({ owner, hasher }, query, names) {
       thing: true
     };
   }
-}
-function askedThings(query) {
-  const words2 = wordsOfText(query);
-  return words2.flatMap((word, at) => {
-    if (![
-      "my",
-      "our",
-      "the"
-    ].includes(word) || PLACED.has(words2[at - 1])) return [];
-    let end = at + 1;
-    while (end < words2.length && !STOP_WORDS2.has(words2[end])) end++;
-    const run = words2.slice(at + 1, end);
-    if (run.length === 0 || run.length > 3 || [
-      "of",
-      "for"
-    ].includes(words2[end]) || run.some((word2) => word2.includes("'") || isTimeWord(word2) || isSomeone(word2) || EVENTS.has(word2))) return [];
-    const inverted = [
-      "do",
-      "does",
-      "did"
-    ].includes(words2[at - 1]) && end === words2.length;
-    return inverted && run.length > 1 ? [
-      run.slice(0, -1).join(" ")
-    ] : [
-      run.join(" ")
-    ];
-  });
-}
-var EVENTS = new Set("birthday anniversary wedding holiday holidays honeymoon party retirement funeral".split(" "));
-var PEOPLE = new Set("man woman men women guy lady girl person people baby".split(" "));
-var isSomeone = (word) => PEOPLE.has(word) || namesRelation(word);
-var thingWords = (text) => wordsOfText(text).map((word) => word.replace(/'s$/, ""));
-function holdsPhrase(words2, phrase) {
-  const forms = phrase.map(singulars);
-  const same = (word, n) => word !== void 0 && singulars(word).some((form) => forms[n].includes(form));
-  return words2.some((_, at) => forms.every((_2, n) => same(words2[at + n], n)));
 }
 function callsBy(name, relations) {
   const [first] = wordsOfText(name);
@@ -26633,7 +26707,7 @@ async function aboutWhomOrWhen(asking, query) {
     ];
   }
   const [named] = askedNames(query);
-  return named ? await aboutRelations(asking, query, named) : [];
+  return named ? await aboutRelations(asking, query, named) : await aboutThingNames(asking, query);
 }
 async function aboutNames(asking, query, asked3) {
   const { owner, hasher } = asking;
@@ -26683,6 +26757,25 @@ async function aboutRelations(asking, query, asked3) {
     person: true
   }));
 }
+async function aboutThingNames(asking, query) {
+  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
+    const span = thingSpan(query, thing);
+    if (!span) continue;
+    const texts = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
+    const names = new Set(texts.flatMap((text) => text === null ? [] : thingName(rankedText(text), thing) ?? []));
+    if (names.size === 0) continue;
+    return [
+      ...names
+    ].slice(0, OTHERS).map((name) => ({
+      question: askedOf(query, span, `the ${name}`),
+      about: name,
+      mentions: {
+        words: name
+      }
+    }));
+  }
+  return [];
+}
 async function rankOther(asking, { question, about, mentions }, embed, clock) {
   const { owner, hasher, index } = asking;
   const [vector, terms2, mentioned] = await Promise.all([
@@ -26710,9 +26803,12 @@ async function rankOther(asking, { question, about, mentions }, embed, clock) {
     answered
   };
 }
-async function definitionsIn({ index, scope, source }, terms2, weights) {
+async function textsIn({ index, scope, source }, terms2, weights) {
   const ids = index.search(terms2, DEFINERS, weights).hits.map(({ id }) => id).filter(scope.shown);
-  const texts = await readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map());
+  return await readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map());
+}
+async function definitionsIn(asking, terms2, weights) {
+  const texts = await textsIn(asking, terms2, weights);
   return texts.flatMap((text) => text === null ? [] : definitions(text));
 }
 function hitsOf(index, ids) {
@@ -29695,7 +29791,7 @@ async function open(args) {
 }
 var opened = () => memory ?? Promise.reject(new SvcError("bad_request", "open first"));
 var time = (at) => typeof at === "string" ? at : void 0;
-var CALLS = {
+var CALLS2 = {
   recipe: ({ model_dir }) => recipe(String(model_dir)),
   open: (args) => open(args),
   enable: async () => await (await opened()).enable(),
@@ -29726,7 +29822,7 @@ var CALLS = {
 };
 async function answer({ id, call, args = {} }) {
   try {
-    const handler = Object.hasOwn(CALLS, call) ? CALLS[call] : void 0;
+    const handler = Object.hasOwn(CALLS2, call) ? CALLS2[call] : void 0;
     if (!handler) throw new SvcError("bad_request", `No call "${call}"`);
     await write({
       id,
