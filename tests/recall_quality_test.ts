@@ -352,11 +352,27 @@ Deno.test("things: a question about a thing finds what the store says of its nam
     { text: "My car is due a wash." },
     { text: "I have had my bicycle since school." },
     { text: "The Volvo plant in Ghent builds trucks." },
+    { text: "My second car is a Nissan Leaf." },
+    { text: "The maple leaf is on the Canadian flag." },
   ]);
   const body = { query: "How long have I had my car?", limit: 3, min_score: 0.1 };
   const found = await recall(t, caller, { ...body, explain: true });
   const bought = found.results.find((r) => r.id === answer);
   assert.equal(bought?.explain?.asked_about, "Volvo", JSON.stringify(found.results));
+  // The memory that gives the name is not asked about again.
+  const giver = found.results.find((r) => r.id === link);
+  assert.ok(giver && giver.explain?.asked_about === null, JSON.stringify(found.results));
+  // A name's common word is no name: "the maple leaf" does not say "Nissan Leaf".
+  const second = await recall(t, caller, {
+    query: "How long have I had my second car?",
+    limit: 5,
+    min_score: 0,
+    explain: true,
+  });
+  assert.ok(
+    second.results.every((r) => !r.text.includes("maple") || !r.explain?.asked_about),
+    JSON.stringify(second.results),
+  );
   // Erased, the memory that named the car no longer leads to the Volvo.
   assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
   const after = await recall(t, caller, body);

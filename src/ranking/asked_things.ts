@@ -130,29 +130,42 @@ export function thingName(text: string, thing: string): string | undefined {
   return undefined;
 }
 
-/** Whether a word said before a name describes the thing: lower case or a number, not common. */
+/**
+ * Whether a word said before a name describes the thing: lower case or a number, not common, and
+ * not the end of a clause ("My car is a wreck. Tom …" names nothing).
+ */
 const describes = (said: string | undefined, word: string | undefined) =>
   said !== undefined && word !== undefined && /^[\p{Ll}\p{N}]/u.test(said) &&
-  !STOP_WORDS.has(word);
+  !STOP_WORDS.has(word) && !ended(said);
 
 /** Whether a word ends a clause (a full stop, a comma …). */
 const ended = (said: string | undefined) => said !== undefined && /[.,;:!?]$/.test(said);
 
 /**
- * The capitalised words of `said` from `at` on, at most `NAME_WORDS`, up to the end of a clause;
- * none when the first is "I", a single letter, a time ("May") or someone's ("Priya's").
+ * The capitalised words of `said` from `at` on, at most `NAME_WORDS`, up to the end of a clause
+ * or a single letter ("Dell" in "a Dell I got"); none when the first is a time ("May") or
+ * someone's ("Priya's").
  */
 function nameAt(said: string[], at: number): string | undefined {
   const name: string[] = [];
   for (let n = at; n < said.length && name.length < NAME_WORDS; n++) {
     const word = said[n].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-    if (!/^\p{Lu}/u.test(word)) break;
+    if (!/^\p{Lu}/u.test(word) || word.length < 2) break;
     name.push(word);
     if (ended(said[n])) break;
   }
   const [first] = name;
-  if (!first || first.length < 2 || /['’]s$/.test(first) || isTimeWord(first.toLowerCase())) {
-    return undefined;
-  }
+  if (!first || /['’]s$/.test(first) || isTimeWord(first.toLowerCase())) return undefined;
   return name.join(" ");
+}
+
+/**
+ * Whether `text` calls something by a word of `name` as a name: capitalised as it is, maybe with
+ * an "s" ("the Sonys'"), so "the maple leaf" does not say "Nissan Leaf".
+ */
+export function saysName(text: string, name: string): boolean {
+  const words = new Set(name.split(" "));
+  return (text.match(/[\p{L}\p{N}-]+/gu) ?? []).some((word) =>
+    words.has(word) || (word.endsWith("s") && words.has(word.slice(0, -1)))
+  );
 }

@@ -545,6 +545,10 @@ export function askedRelations(question: string): AskedRelation[] {
   ];
 }
 
+/** Whether `token` of `text` is written in capitals ("TV", "BMW"). */
+const acronym = (text: string, token: Token) =>
+  /^\p{Lu}{2,}$/u.test(text.slice(token.start, token.end));
+
 /** Someone a question names ("Where does Niamh work?"), and where. */
 export interface AskedName {
   start: number;
@@ -556,10 +560,10 @@ export interface AskedName {
 export function askedNames(question: string): AskedName[] {
   const words = tokens(question);
   const found: AskedName[] = [];
-  // The first word is capitalised as the question's start ("Can I …", "Tell me …"); one after
-  // "my" or "our" is a thing's ("our TV", "my iPhone").
+  // The first word is capitalised as the question's start ("Can I …", "Tell me …"); one in
+  // capitals after "my" or "our" is a thing's ("our TV"), not a person's ("my Tom").
   for (let at = 1; at < words.length; at++) {
-    if (OWNERS.has(words[at - 1].word)) continue;
+    if (OWNERS.has(words[at - 1].word) && acronym(question, words[at])) continue;
     const name = nameWord(words[at]) && nameFrom(question, words, at);
     if (!name) continue;
     const end = words[at].start + name.length;

@@ -85,6 +85,7 @@ Deno.test("askedNames: the names a question asks about, as it spells them", () =
   assert.deepEqual(askedNames("Tell me about Leeds").map((n) => n.name), ["Leeds"]);
   assert.deepEqual(askedNames("When did we put up our TV?"), []);
   assert.deepEqual(askedNames("Where is my iPhone charger?"), []);
+  assert.deepEqual(askedNames("What sport does my Tom play?").map((n) => n.name), ["Tom"]);
   assert.deepEqual(askedNames("When do the Kellys arrive?").map((n) => n.name), ["Kellys"]);
 });
 

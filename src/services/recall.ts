@@ -50,7 +50,13 @@ import {
   type Definition,
   definitions,
 } from "../ranking/relations.ts";
-import { askedThings, thingName, THINGS_MAX, thingSpan } from "../ranking/asked_things.ts";
+import {
+  askedThings,
+  saysName,
+  thingName,
+  THINGS_MAX,
+  thingSpan,
+} from "../ranking/asked_things.ts";
 import { askedTimes } from "../ranking/times.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
@@ -342,6 +348,8 @@ interface OtherQuestion {
   mentions: { words: string } | { hashed: string[] };
   /** Whether it asks about a person: the words are then a name, or a relation's last word. */
   person?: boolean;
+  /** Whether it adds a memory that mentions them, by its id and text (all, unless given). */
+  keeps?: (id: string, text: string) => boolean;
 }
 
 /**
@@ -431,15 +439,19 @@ async function aboutThingNames(asking: Asking, query: string): Promise<OtherQues
   for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
     const span = thingSpan(query, thing);
     if (!span) continue;
-    const texts = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
-    const names = new Set(
-      texts.flatMap((text) => text === null ? [] : thingName(rankedText(text), thing) ?? []),
-    );
-    if (names.size === 0) continue;
-    return [...names].slice(0, OTHERS).map((name) => ({
+    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
+    const named = read.flatMap(({ id, text }) => {
+      const name = text === null ? undefined : thingName(rankedText(text), thing);
+      return name ? [{ id, name }] : [];
+    });
+    if (named.length === 0) continue;
+    // The memories that give the name are asked about as the question is, not again.
+    const givers = new Set(named.map(({ id }) => id));
+    return [...new Set(named.map(({ name }) => name))].slice(0, OTHERS).map((name) => ({
       question: askedOf(query, span, `the ${name}`),
       about: name,
       mentions: { words: name },
+      keeps: (id: string, text: string) => !givers.has(id) && saysName(text, name),
     }));
   }
   return [];
@@ -451,7 +463,7 @@ async function aboutThingNames(asking: Asking, query: string): Promise<OtherQues
  */
 async function rankOther(
   asking: Asking,
-  { question, about, mentions }: OtherQuestion,
+  { question, about, mentions, keeps }: OtherQuestion,
   embed: (question: string) => Promise<Float32Array>,
   clock: RecallClock,
 ): Promise<QuestionRanking> {
@@ -463,27 +475,37 @@ async function rankOther(
   ]);
   const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
   const mentioning = index.search(mentioned, 1);
-  const answered = ranking.answered.flatMap((ranked) =>
-    mentioning.scoreOf(ranked.hit.id) > 0
-      ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }]
-      : []
-  );
-  return { ...ranking, answered };
+  let answered = ranking.answered.filter(({ hit }) => mentioning.scoreOf(hit.id) > 0);
+  if (keeps) {
+    const texts = await readTexts(asking.source, answered.map(({ hit }) => hit), ranking.texts);
+    answered = answered.filter(({ hit }, i) =>
+      texts[i] !== null && keeps(hit.id, rankedText(texts[i]!))
+    );
+  }
+  return {
+    ...ranking,
+    answered: answered.map((ranked) => ({
+      ...ranked,
+      parts: { ...ranked.parts, askedAbout: about },
+    })),
+  };
 }
 
 /**
- * The texts of the best `DEFINERS` memories holding `terms` (each of its `weights`, 1 unless
- * given), among those the recall may show; `null` for one that cannot be read.
+ * The best `DEFINERS` memories holding `terms` (each of its `weights`, 1 unless given), among
+ * those the recall may show, with their texts (`null` for one that cannot be read).
  */
 async function textsIn(
   { index, scope, source }: Asking,
   terms: string[],
   weights?: number[],
-): Promise<(string | null)[]> {
-  const ids = index.search(terms, DEFINERS, weights).hits.map(({ id }) => id).filter(
-    scope.shown,
+): Promise<{ id: string; text: string | null }[]> {
+  const hits = hitsOf(
+    index,
+    index.search(terms, DEFINERS, weights).hits.map(({ id }) => id).filter(scope.shown),
   );
-  return await readTexts(source, hitsOf(index, ids), new Map());
+  const texts = await readTexts(source, hits, new Map());
+  return hits.map(({ id }, i) => ({ id, text: texts[i] }));
 }
 
 /** Who the memories `textsIn` reads for `terms` say someone is. */
@@ -492,8 +514,8 @@ async function definitionsIn(
   terms: string[],
   weights?: number[],
 ): Promise<Definition[]> {
-  const texts = await textsIn(asking, terms, weights);
-  return texts.flatMap((text) => text === null ? [] : definitions(text));
+  const read = await textsIn(asking, terms, weights);
+  return read.flatMap(({ text }) => text === null ? [] : definitions(text));
 }
 
 /** The memories `ids` as the reader reads them (the index's entries). */

@@ -11688,11 +11688,12 @@ function askedRelations(question) {
     ...after((at) => words2[at].word === "the" && thePet(words2, at + 1))
   ];
 }
+var acronym = (text, token) => /^\p{Lu}{2,}$/u.test(text.slice(token.start, token.end));
 function askedNames(question) {
   const words2 = tokens2(question);
   const found = [];
   for (let at = 1; at < words2.length; at++) {
-    if (OWNERS.has(words2[at - 1].word)) continue;
+    if (OWNERS.has(words2[at - 1].word) && acronym(question, words2[at])) continue;
     const name = nameWord(words2[at]) && nameFrom(question, words2, at);
     if (!name) continue;
     const end = words2[at].start + name.length;
@@ -26123,21 +26124,23 @@ function thingName(text, thing) {
   }
   return void 0;
 }
-var describes = (said, word) => said !== void 0 && word !== void 0 && /^[\p{Ll}\p{N}]/u.test(said) && !STOP_WORDS2.has(word);
+var describes = (said, word) => said !== void 0 && word !== void 0 && /^[\p{Ll}\p{N}]/u.test(said) && !STOP_WORDS2.has(word) && !ended(said);
 var ended = (said) => said !== void 0 && /[.,;:!?]$/.test(said);
 function nameAt(said, at) {
   const name = [];
   for (let n = at; n < said.length && name.length < NAME_WORDS; n++) {
     const word = said[n].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-    if (!/^\p{Lu}/u.test(word)) break;
+    if (!/^\p{Lu}/u.test(word) || word.length < 2) break;
     name.push(word);
     if (ended(said[n])) break;
   }
   const [first] = name;
-  if (!first || first.length < 2 || /['’]s$/.test(first) || isTimeWord(first.toLowerCase())) {
-    return void 0;
-  }
+  if (!first || /['’]s$/.test(first) || isTimeWord(first.toLowerCase())) return void 0;
   return name.join(" ");
+}
+function saysName(text, name) {
+  const words2 = new Set(name.split(" "));
+  return (text.match(/[\p{L}\p{N}-]+/gu) ?? []).some((word) => words2.has(word) || word.endsWith("s") && words2.has(word.slice(0, -1)));
 }
 
 // src/services/memory_view.ts
@@ -26761,22 +26764,32 @@ async function aboutThingNames(asking, query) {
   for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
     const span = thingSpan(query, thing);
     if (!span) continue;
-    const texts = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
-    const names = new Set(texts.flatMap((text) => text === null ? [] : thingName(rankedText(text), thing) ?? []));
-    if (names.size === 0) continue;
+    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
+    const named = read.flatMap(({ id, text }) => {
+      const name = text === null ? void 0 : thingName(rankedText(text), thing);
+      return name ? [
+        {
+          id,
+          name
+        }
+      ] : [];
+    });
+    if (named.length === 0) continue;
+    const givers = new Set(named.map(({ id }) => id));
     return [
-      ...names
+      ...new Set(named.map(({ name }) => name))
     ].slice(0, OTHERS).map((name) => ({
       question: askedOf(query, span, `the ${name}`),
       about: name,
       mentions: {
         words: name
-      }
+      },
+      keeps: (id, text) => !givers.has(id) && saysName(text, name)
     }));
   }
   return [];
 }
-async function rankOther(asking, { question, about, mentions }, embed, clock) {
+async function rankOther(asking, { question, about, mentions, keeps }, embed, clock) {
   const { owner, hasher, index } = asking;
   const [vector, terms2, mentioned] = await Promise.all([
     embed(question),
@@ -26789,27 +26802,33 @@ async function rankOther(asking, { question, about, mentions }, embed, clock) {
     terms: terms2
   }, clock);
   const mentioning = index.search(mentioned, 1);
-  const answered = ranking.answered.flatMap((ranked) => mentioning.scoreOf(ranked.hit.id) > 0 ? [
-    {
+  let answered = ranking.answered.filter(({ hit }) => mentioning.scoreOf(hit.id) > 0);
+  if (keeps) {
+    const texts = await readTexts(asking.source, answered.map(({ hit }) => hit), ranking.texts);
+    answered = answered.filter(({ hit }, i) => texts[i] !== null && keeps(hit.id, rankedText(texts[i])));
+  }
+  return {
+    ...ranking,
+    answered: answered.map((ranked) => ({
       ...ranked,
       parts: {
         ...ranked.parts,
         askedAbout: about
       }
-    }
-  ] : []);
-  return {
-    ...ranking,
-    answered
+    }))
   };
 }
 async function textsIn({ index, scope, source }, terms2, weights) {
-  const ids = index.search(terms2, DEFINERS, weights).hits.map(({ id }) => id).filter(scope.shown);
-  return await readTexts(source, hitsOf(index, ids), /* @__PURE__ */ new Map());
+  const hits = hitsOf(index, index.search(terms2, DEFINERS, weights).hits.map(({ id }) => id).filter(scope.shown));
+  const texts = await readTexts(source, hits, /* @__PURE__ */ new Map());
+  return hits.map(({ id }, i) => ({
+    id,
+    text: texts[i]
+  }));
 }
 async function definitionsIn(asking, terms2, weights) {
-  const texts = await textsIn(asking, terms2, weights);
-  return texts.flatMap((text) => text === null ? [] : definitions(text));
+  const read = await textsIn(asking, terms2, weights);
+  return read.flatMap(({ text }) => text === null ? [] : definitions(text));
 }
 function hitsOf(index, ids) {
   return ids.flatMap((id) => {
