@@ -170,7 +170,7 @@ export function nameLetters(word: string): string {
 }
 
 /** The capitalised words of `text` after its first, as `nameLetters` gives them, in lower case. */
-export function namesIn(text: string): string[] {
+function namesIn(text: string): string[] {
   return text.split(/\s+/).slice(1).flatMap((word) => {
     if (/^I(['’]|$)/.test(word)) return []; // "I", "I'm"
     const letters = nameLetters(word);

@@ -21,13 +21,19 @@ import {
   asksOwnName,
   mayHoldAnswer,
   nameLetters,
-  namesIn,
   wordsOfText,
 } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
 import { askedThing, namesThing } from "../ranking/things.ts";
-import { askedThings, holdsPhrase, THINGS_MAX, thingWords } from "../ranking/asked_things.ts";
+import {
+  askedThings,
+  holdsPhrase,
+  saysName,
+  thingName,
+  THINGS_MAX,
+  thingWords,
+} from "../ranking/asked_things.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
@@ -222,8 +228,8 @@ async function readCalling(
 
 /**
  * The other memories about `thing`: those that hold its last word ("My bike cost £800" for "my
- * road bike") or name what the memories `found` call it ("I bought the Volvo in 2021" for
- * "My car is a Volvo"). `undefined` when too many do to read them all.
+ * road bike") or say the name the memories `found` give it (`thingName`: "I bought the Volvo in
+ * 2021" for "My car is a Volvo"). `undefined` when too many do to read them all.
  */
 async function alsoAbout(
   lookup: SubjectLookup,
@@ -231,7 +237,9 @@ async function alsoAbout(
   { ids: found, texts }: About,
 ): Promise<About | undefined> {
   const head = thingWords(thing).at(-1)!;
-  const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
+  const names = [
+    ...new Set(texts.flatMap((text) => text === null ? [] : thingName(text, thing) ?? [])),
+  ];
   const terms = await lookup.hasher.hashQuery(lookup.owner, [head, ...names].join(" "));
   const ids = aboutIds(lookup, [terms]);
   const others = ids.filter((id) => !found.includes(id));
@@ -239,8 +247,7 @@ async function alsoAbout(
   return await readCalling(
     lookup,
     others,
-    (text) =>
-      holdsPhrase(thingWords(text), [head]) || namesIn(text).some((name) => names.has(name)),
+    (text) => holdsPhrase(thingWords(text), [head]) || names.some((name) => saysName(text, name)),
   );
 }
 

@@ -26404,7 +26404,9 @@ async function readCalling(lookup, ids, calls) {
 }
 async function alsoAbout(lookup, thing, { ids: found, texts }) {
   const head = thingWords(thing).at(-1);
-  const names = new Set(texts.flatMap((text) => text === null ? [] : namesIn(text)));
+  const names = [
+    ...new Set(texts.flatMap((text) => text === null ? [] : thingName(text, thing) ?? []))
+  ];
   const terms2 = await lookup.hasher.hashQuery(lookup.owner, [
     head,
     ...names
@@ -26416,7 +26418,7 @@ async function alsoAbout(lookup, thing, { ids: found, texts }) {
   if (ids.length > ABOUT_MAX || texts.length + others.length > ABOUT_MAX) return void 0;
   return await readCalling(lookup, others, (text) => holdsPhrase(thingWords(text), [
     head
-  ]) || namesIn(text).some((name) => names.has(name)));
+  ]) || names.some((name) => saysName(text, name)));
 }
 async function* subjectsOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
