@@ -356,10 +356,11 @@ interface OtherQuestion {
  * `query` asked of who the store says someone is, of when, or of what may keep the user from
  * something. A question about "my boss" is asked about each name the store gives the boss
  * ("Fergus"); one about "two years ago", about the year that is ("in 2024"); one about "Niamh",
- * about what the store says Niamh is to the user ("my sister"); "Can I hire a car?" as "Is there
- * a reason I can't hire a car?", of the memories that say what keeps the user from something.
- * The memories that say who someone is are read, among those the recall may show. None when it
- * asks about no relation, time, name or whether the user may.
+ * about what the store says Niamh is to the user ("my sister"); one about "my car", about the name
+ * the store gives it ("the Volvo"); "Can I hire a car?" as "Is there a reason I can't hire a
+ * car?", of the memories that say what keeps the user from something. The memories that say who
+ * someone is are read, among those the recall may show. None when it asks about no relation,
+ * time, name, named thing or whether the user may.
  */
 async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
   const asked = askedLimit(query);
