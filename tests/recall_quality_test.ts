@@ -373,6 +373,22 @@ Deno.test("things: a question about a thing finds what the store says of its nam
     second.results.every((r) => !r.text.includes("maple") || !r.explain?.asked_about),
     JSON.stringify(second.results),
   );
+  // A thing's words may run into the question's verb: "our caravan kept" is "our caravan".
+  const [, stored] = await rememberAll(t, caller, [
+    { text: "Our caravan is a Bailey Pegasus." },
+    { text: "The Bailey is stored on a farm near Kinsale." },
+  ]);
+  const caravan = await recall(t, caller, {
+    query: "Where is our caravan kept?",
+    limit: 3,
+    min_score: 0,
+    explain: true,
+  });
+  assert.equal(
+    caravan.results.find((r) => r.id === stored)?.explain?.asked_about,
+    "Bailey Pegasus",
+    JSON.stringify(caravan.results),
+  );
   // Erased, the memory that named the car no longer leads to the Volvo.
   assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
   const after = await recall(t, caller, body);

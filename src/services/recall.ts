@@ -435,25 +435,30 @@ async function aboutRelations(
 /**
  * `query` asked about each name the store gives the first thing it names that has one: "How long
  * have I had my car?" as "How long have I had the Volvo?" when a memory says "My car is a Volvo".
+ * A thing's words may run into the question's verb ("our caravan kept" in "Where is our caravan
+ * kept?"), so its shorter forms are read too, longest first, in the same memories.
  */
 async function aboutThingNames(asking: Asking, query: string): Promise<OtherQuestion[]> {
-  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
-    const span = thingSpan(query, thing);
-    if (!span) continue;
-    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
-    const named = read.flatMap(({ id, text }) => {
-      const name = text === null ? undefined : thingName(rankedText(text), thing);
-      return name ? [{ id, name }] : [];
-    });
-    if (named.length === 0) continue;
-    // The memories that give the name are asked about as the question is, not again.
-    const givers = new Set(named.map(({ id }) => id));
-    return [...new Set(named.map(({ name }) => name))].slice(0, OTHERS).map((name) => ({
-      question: askedOf(query, span, `the ${name}`),
-      about: name,
-      mentions: { words: name },
-      keeps: (id: string, text: string) => !givers.has(id) && saysName(text, name),
-    }));
+  for (const asked of askedThings(query).slice(0, THINGS_MAX)) {
+    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, asked));
+    const words = asked.split(" ");
+    for (let length = words.length; length > 0; length--) {
+      const thing = words.slice(0, length).join(" ");
+      const span = thingSpan(query, thing);
+      const named = read.flatMap(({ id, text }) => {
+        const name = text === null ? undefined : thingName(rankedText(text), thing);
+        return name ? [{ id, name }] : [];
+      });
+      if (!span || named.length === 0) continue;
+      // The memories that give the name are asked about as the question is, not again.
+      const givers = new Set(named.map(({ id }) => id));
+      return [...new Set(named.map(({ name }) => name))].slice(0, OTHERS).map((name) => ({
+        question: askedOf(query, span, `the ${name}`),
+        about: name,
+        mentions: { words: name },
+        keeps: (id: string, text: string) => !givers.has(id) && saysName(text, name),
+      }));
+    }
   }
   return [];
 }

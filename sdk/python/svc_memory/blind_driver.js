@@ -26763,31 +26763,34 @@ async function aboutRelations(asking, query, asked3) {
   }));
 }
 async function aboutThingNames(asking, query) {
-  for (const thing of askedThings(query).slice(0, THINGS_MAX)) {
-    const span = thingSpan(query, thing);
-    if (!span) continue;
-    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, thing));
-    const named = read.flatMap(({ id, text }) => {
-      const name = text === null ? void 0 : thingName(rankedText(text), thing);
-      return name ? [
-        {
-          id,
-          name
-        }
-      ] : [];
-    });
-    if (named.length === 0) continue;
-    const givers = new Set(named.map(({ id }) => id));
-    return [
-      ...new Set(named.map(({ name }) => name))
-    ].slice(0, OTHERS).map((name) => ({
-      question: askedOf(query, span, `the ${name}`),
-      about: name,
-      mentions: {
-        words: name
-      },
-      keeps: (id, text) => !givers.has(id) && saysName(text, name)
-    }));
+  for (const asked3 of askedThings(query).slice(0, THINGS_MAX)) {
+    const read = await textsIn(asking, await asking.hasher.hashQuery(asking.owner, asked3));
+    const words2 = asked3.split(" ");
+    for (let length2 = words2.length; length2 > 0; length2--) {
+      const thing = words2.slice(0, length2).join(" ");
+      const span = thingSpan(query, thing);
+      const named = read.flatMap(({ id, text }) => {
+        const name = text === null ? void 0 : thingName(rankedText(text), thing);
+        return name ? [
+          {
+            id,
+            name
+          }
+        ] : [];
+      });
+      if (!span || named.length === 0) continue;
+      const givers = new Set(named.map(({ id }) => id));
+      return [
+        ...new Set(named.map(({ name }) => name))
+      ].slice(0, OTHERS).map((name) => ({
+        question: askedOf(query, span, `the ${name}`),
+        about: name,
+        mentions: {
+          words: name
+        },
+        keeps: (id, text) => !givers.has(id) && saysName(text, name)
+      }));
+    }
   }
   return [];
 }
