@@ -86,8 +86,9 @@ export function thingSpan(
   query: string,
   thing: string,
 ): { start: number; end: number } | undefined {
+  const before = [...DETERMINERS].join("|");
   const words = thing.split(" ").join("\\s+");
-  const found = new RegExp(`(?<![\\p{L}\\p{N}])(?:my|our|the)\\s+${words}(?![\\p{L}\\p{N}])`, "iu")
+  const found = new RegExp(`(?<![\\p{L}\\p{N}])(?:${before})\\s+${words}(?![\\p{L}\\p{N}])`, "iu")
     .exec(query);
   return found ? { start: found.index, end: found.index + found[0].length } : undefined;
 }

@@ -445,11 +445,12 @@ async function aboutThingNames(asking: Asking, query: string): Promise<OtherQues
     for (let length = words.length; length > 0; length--) {
       const thing = words.slice(0, length).join(" ");
       const span = thingSpan(query, thing);
+      if (!span) continue;
       const named = read.flatMap(({ id, text }) => {
         const name = text === null ? undefined : thingName(rankedText(text), thing);
         return name ? [{ id, name }] : [];
       });
-      if (!span || named.length === 0) continue;
+      if (named.length === 0) continue;
       // The memories that give the name are asked about as the question is, not again.
       const givers = new Set(named.map(({ id }) => id));
       return [...new Set(named.map(({ name }) => name))].slice(0, OTHERS).map((name) => ({

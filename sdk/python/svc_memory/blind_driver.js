@@ -26075,8 +26075,11 @@ function phraseAt2(words2, at, phrase) {
   });
 }
 function thingSpan(query, thing) {
+  const before2 = [
+    ...DETERMINERS
+  ].join("|");
   const words2 = thing.split(" ").join("\\s+");
-  const found = new RegExp(`(?<![\\p{L}\\p{N}])(?:my|our|the)\\s+${words2}(?![\\p{L}\\p{N}])`, "iu").exec(query);
+  const found = new RegExp(`(?<![\\p{L}\\p{N}])(?:${before2})\\s+${words2}(?![\\p{L}\\p{N}])`, "iu").exec(query);
   return found ? {
     start: found.index,
     end: found.index + found[0].length
@@ -26769,6 +26772,7 @@ async function aboutThingNames(asking, query) {
     for (let length2 = words2.length; length2 > 0; length2--) {
       const thing = words2.slice(0, length2).join(" ");
       const span = thingSpan(query, thing);
+      if (!span) continue;
       const named = read.flatMap(({ id, text }) => {
         const name = text === null ? void 0 : thingName(rankedText(text), thing);
         return name ? [
@@ -26778,7 +26782,7 @@ async function aboutThingNames(asking, query) {
           }
         ] : [];
       });
-      if (!span || named.length === 0) continue;
+      if (named.length === 0) continue;
       const givers = new Set(named.map(({ id }) => id));
       return [
         ...new Set(named.map(({ name }) => name))
