@@ -6,7 +6,7 @@
 import { BlindMemory } from "../src/client/blind.ts";
 import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
-import { KvBlockStorage } from "../plugins/encrypted_index/kv_storage.ts";
+import { SqliteBlockStorage } from "../plugins/encrypted_index/sqlite_storage.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
 /** Where a device reaches its relayer, and as whom. */
@@ -30,7 +30,7 @@ export async function blindDevices(modelDir: string, modelsDir: string) {
         reranker,
         namespace,
         vectors: await EncryptedVectorStore.open({
-          storage: await KvBlockStorage.open(":memory:"),
+          storage: await SqliteBlockStorage.open(":memory:"),
           secret: crypto.getRandomValues(new Uint8Array(32)),
           model: embedder.model,
           dimensions: embedder.dimensions,

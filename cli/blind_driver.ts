@@ -18,7 +18,7 @@ import process from "node:process";
 import { ONNX_RANKING, onnxModelId, readModelDirectory } from "@svc/onnx-embedder";
 import { GloveEmbedder } from "@svc/glove-embedder";
 import { EncryptedVectorStore } from "@svc/encrypted-index";
-import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import { SqliteBlockStorage } from "@svc/encrypted-index/sqlite_storage";
 import { type Embedder, type EmbedOptions, SvcError } from "@svc/relayer/kit";
 import { BlindMemory } from "@svc/relayer/blind";
 
@@ -90,7 +90,7 @@ async function recipe(dir: string) {
 async function open(args: OpenArgs) {
   if (!model) throw new SvcError("bad_request", "Read the model's recipe first");
   const vectors = await EncryptedVectorStore.open({
-    storage: await KvBlockStorage.open(":memory:"),
+    storage: await SqliteBlockStorage.open(":memory:"),
     secret: crypto.getRandomValues(new Uint8Array(32)),
     model,
     dimensions: args.dimensions,

@@ -9,7 +9,7 @@ import type { SvcClientOptions } from "@svc/relayer/client";
 import { OnnxEmbedder } from "@svc/onnx-embedder";
 import { GloveEmbedder } from "@svc/glove-embedder";
 import { EncryptedVectorStore } from "@svc/encrypted-index";
-import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import { SqliteBlockStorage } from "@svc/encrypted-index/sqlite_storage";
 import { UsageError } from "./client_flags.ts";
 
 /**
@@ -31,7 +31,7 @@ export async function openBlindMemory(
   const embedder = await OnnxEmbedder.open({ dir });
   const glove = await GloveEmbedder.open({ cacheDir: env("SVC_MODELS_DIR") || "./data/models" });
   const vectors = await EncryptedVectorStore.open({
-    storage: await KvBlockStorage.open(":memory:"),
+    storage: await SqliteBlockStorage.open(":memory:"),
     secret: crypto.getRandomValues(new Uint8Array(32)),
     model: embedder.model,
     dimensions: embedder.dimensions,

@@ -8,7 +8,8 @@
  * deleted bytes are in no file of the database. Its cost is that of the pages written since the
  * last checkpoint, whatever the size of the file.
  *
- * It needs no permission beyond reading and writing the file: no `VACUUM`, no `ATTACH`.
+ * It needs no permission beyond reading and writing the file: no `VACUUM`, no `ATTACH`. A database
+ * opened at `":memory:"` has no file: its writes resolve once committed.
  *
  * @example
  * ```ts ignore
@@ -40,21 +41,26 @@ interface Write {
 export class DurableSqlite {
   /** The connection: read with it at will; write only through `write`. */
   readonly db: DatabaseSync;
-  #wal: Deno.FsFile;
+  /** The log file, synced after each commit; none in memory. */
+  #wal: Deno.FsFile | null;
   #pending: Write[] = [];
   #syncing = new Set<Promise<void>>();
 
-  private constructor(db: DatabaseSync, wal: Deno.FsFile) {
+  private constructor(db: DatabaseSync, wal: Deno.FsFile | null) {
     this.db = db;
     this.#wal = wal;
   }
 
-  /** Opens (or creates) the database at `path`, private to its owner, and runs `schema`. */
+  /**
+   * Opens (or creates) the database at `path`, private to its owner, and runs `schema`;
+   * `":memory:"` keeps it in memory.
+   */
   static async open(path: string, schema: string): Promise<DurableSqlite> {
     const db = new DatabaseSync(path);
     try {
       db.exec(DURABLE_PRAGMAS);
       db.exec(schema);
+      if (path === ":memory:") return new DurableSqlite(db, null);
       await Deno.chmod(path, 0o600);
       // WAL mode made it; the connection keeps it while open.
       const wal = await Deno.open(`${path}-wal`);
@@ -96,7 +102,7 @@ export class DurableSqlite {
       for (const { done } of writes) done.reject(error);
       return;
     }
-    const synced = this.#wal.syncData();
+    const synced = this.#wal ? this.#wal.syncData() : Promise.resolve();
     const wiped = writes.some((write) => write.wipe)
       ? synced.then(() => truncateLog(this.db))
       : synced;
@@ -114,6 +120,6 @@ export class DurableSqlite {
     this.#commit();
     await Promise.all(this.#syncing);
     this.db.close();
-    this.#wal.close();
+    this.#wal?.close();
   }
 }

@@ -10,7 +10,7 @@
  */
 import { checkIndexName, SvcError } from "@svc/relayer/kit";
 import { nullIfMissing, pathExists } from "@svc/util/files";
-import { KvBlockStorage } from "./kv_storage.ts";
+import { KvIndexReader } from "./kv_storage.ts";
 import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import type { BlockStorage, NamespaceRef, StoredBlock } from "./storage.ts";
 
@@ -46,7 +46,7 @@ export async function openIndexFile(dir: string, name: string): Promise<SqliteBl
   const [old, ...rest] = oldFiles(dir, name);
   try {
     if (await pathExists(old)) {
-      const source = await KvBlockStorage.open(old);
+      const source = await KvIndexReader.open(old);
       try {
         await copyIndex(source, storage);
       } finally {
@@ -62,8 +62,8 @@ export async function openIndexFile(dir: string, name: string): Promise<SqliteBl
   }
 }
 
-/** A storage that can list where every memory is, as the file storages can. */
-export interface ListableStorage extends BlockStorage {
+/** An index read whole: a file storage, or an earlier version's Deno KV index. */
+export interface IndexSource extends Pick<BlockStorage, "meta" | "note" | "headers" | "blocks"> {
   /** Where every memory of the index is. */
   locations(): AsyncIterable<{ id: string; ref: NamespaceRef }>;
 }
@@ -74,7 +74,7 @@ export interface ListableStorage extends BlockStorage {
  * another secret. Calls `tell` after each namespace; resolves to how many there are.
  */
 export async function copyIndex(
-  source: ListableStorage,
+  source: IndexSource,
   target: BlockStorage,
   tell?: (done: number, total: number) => void,
 ): Promise<number> {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { VectorRow } from "@svc/relayer/kit";
-import { indexPath, openIndexFile } from "./index_file.ts";
-import { KvBlockStorage } from "./kv_storage.ts";
+import { indexPath, type IndexSource, openIndexFile } from "./index_file.ts";
+import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 import type { BlockStorage } from "./storage.ts";
 
@@ -67,13 +67,36 @@ Deno.test("index.sqlite: once a delete resolves, no earlier version of a block i
   }
 });
 
+/**
+ * Writes `source` to `path` in the Deno KV layout of earlier versions: each block in two parts,
+ * and a block of a change that never committed (its marker and a part), which is not read.
+ */
+async function writeKvIndex(path: string, source: IndexSource): Promise<void> {
+  const kv = await Deno.openKv(path);
+  await kv.set(["meta"], await source.meta());
+  for (const { ref, header, version } of await source.headers()) {
+    await kv.set(["ns", ref.owner, ref.ns], header);
+    for await (const { id, bytes } of source.blocks(ref, version)) {
+      const half = Math.ceil(bytes!.length / 2);
+      await kv.set(["b", ref.ns, id, 2, 0], bytes!.slice(0, half));
+      await kv.set(["b", ref.ns, id, 2, 1], bytes!.slice(half));
+    }
+    await kv.set(["b", ref.ns, "unfinished", 1], { version });
+    await kv.set(["b", ref.ns, "unfinished", 1, 0], new Uint8Array(8));
+  }
+  for await (const { id, ref } of source.locations()) await kv.set(["id", id], [ref.owner, ref.ns]);
+  kv.close();
+}
+
 Deno.test("index.sqlite: an earlier version's index.kv is moved into it whole at the first open, then deleted", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const old = await storeOn(await KvBlockStorage.open(`${dir}/index.kv`));
+    const storage = await SqliteBlockStorage.open(":memory:");
+    const old = await storeOn(storage);
     await old.upsert(Array.from({ length: 30 }, (_, i) => row(`m${i}`, i)));
     const query = row("q", 5).vector;
     const expected = await old.search("o", "n", query, 10);
+    await writeKvIndex(`${dir}/index.kv`, storage);
     await old.close();
 
     const store = await storeOn(await openIndexFile(dir, "index"));

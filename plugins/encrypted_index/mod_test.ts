@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "@svc/relayer/kit";
 import { MemoryVectorStore, seededRandom } from "@svc/relayer/testing";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
-import { KvBlockStorage } from "./kv_storage.ts";
 import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 import type { BlockStorage, StorageWatcher } from "./storage.ts";
@@ -15,15 +15,13 @@ async function tempDir(): Promise<{ dir: string } & AsyncDisposable> {
   return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-/** A store on `dir`'s `index.sqlite`, or with `kv` on the Deno KV `index.kv` of earlier versions. */
+/** A store on `dir`'s `index.sqlite`. */
 async function open(
   dir: string,
-  options: { dimensions?: number; memoryMb?: number; soleWriter?: boolean; kv?: boolean } = {},
+  options: { dimensions?: number; memoryMb?: number; soleWriter?: boolean } = {},
 ) {
   return await EncryptedVectorStore.open({
-    ...options.kv
-      ? { storage: await KvBlockStorage.open(`${dir}/index.kv`) }
-      : { path: `${dir}/index.sqlite` },
+    path: `${dir}/index.sqlite`,
     secret,
     model: "test-model",
     dimensions: options.dimensions ?? 8,
@@ -327,7 +325,7 @@ Deno.test("encrypted index: a store reads only the blocks another writer's commi
   const random = seededRandom(11);
   const reference = new MemoryVectorStore(8);
   const [a, b] = await Promise.all([1, 2].map(async () => {
-    const { storage, counts } = counted(await KvBlockStorage.open(`${temp.dir}/index.kv`));
+    const { storage, counts } = counted(await SqliteBlockStorage.open(`${temp.dir}/index.sqlite`));
     const store = await EncryptedVectorStore.open({
       storage,
       secret,
@@ -445,49 +443,53 @@ Deno.test("encrypted index: writes apply in call order; a malformed vector is re
 
 Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads as rows without info, takes rows with one, and seals new blocks with ChaCha20-Poly1305", async () => {
   await using temp = await tempDir();
-  const path = `${temp.dir}/index.kv`;
-  let store = await open(temp.dir, { kv: true });
+  const path = `${temp.dir}/index.sqlite`;
+  let store = await open(temp.dir);
   await store.upsert([{ ...row("old1", 1), terms: ["h1"] }, row("old2", 2)]);
   await store.close();
   // Rows without info are written as version 1 wrote them but for the version number and the
   // cipher: make the blocks (sealed with AES-GCM) and the index what version 1 left.
   const keys = await IndexKeys.derive(secret);
   const ref = await keys.ref("o", "n");
-  const kv = await Deno.openKv(path);
-  let blocks = 0;
-  for await (const entry of kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["b", ref.ns] })) {
-    const [, , id, parts, part] = entry.key as [string, string, string, number, number?];
-    assert.equal(parts, 1);
-    assert.equal(part, 0);
-    assert.deepEqual(entry.value.subarray(0, 4), BLOCK_MAGIC);
-    const plain = new Uint8Array(await keys.openBlock(ref, id, entry.value));
+  const db = new DatabaseSync(path);
+  const blocks = db.prepare("SELECT id, bytes FROM blocks WHERE ns = ?").all(ref.ns) as {
+    id: string;
+    bytes: Uint8Array<ArrayBuffer>;
+  }[];
+  assert.ok(blocks.length >= 1);
+  for (const { id, bytes } of blocks) {
+    assert.deepEqual(bytes.subarray(0, 4), BLOCK_MAGIC);
+    const plain = new Uint8Array(await keys.openBlock(ref, id, bytes));
     const view = new DataView(plain.buffer);
     assert.equal(view.getUint32(0, true), 2);
     const json = new TextDecoder().decode(plain.subarray(plain.length - view.getUint32(12, true)));
     assert.deepEqual(Object.keys(JSON.parse(json)), ["i", "b", "t"]);
     view.setUint32(0, 1, true);
-    await kv.set(entry.key, await keys.seal(ref, `block ${id}`, plain));
-    blocks++;
+    const sealed = await keys.seal(ref, `block ${id}`, plain);
+    db.prepare("UPDATE blocks SET bytes = ? WHERE ns = ? AND id = ?").run(sealed, ref.ns, id);
   }
-  assert.ok(blocks >= 1);
-  const meta = (await kv.get<{ format: number }>(["meta"])).value!;
-  await kv.set(["meta"], { ...meta, format: 1 });
-  kv.close();
+  const metaNote = () =>
+    db.prepare("SELECT value FROM notes WHERE name = ?").get("\0meta") as {
+      value: string;
+    };
+  const meta = JSON.parse(metaNote().value);
+  db.prepare("UPDATE notes SET value = ? WHERE name = ?").run(
+    JSON.stringify({ ...meta, format: 1 }),
+    "\0meta",
+  );
 
-  store = await open(temp.dir, { kv: true });
+  store = await open(temp.dir);
   const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
   assert.deepEqual((await store.terms("o", "n")).sort(byId), [
     { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
     { id: "old2", terms: [], blobId: "blob-old2", createdAt: 2 },
   ]);
-  const storage = await KvBlockStorage.open(path);
-  assert.equal((await storage.meta())?.format, 3, "marked as the format now written");
-  storage.close();
+  assert.equal(JSON.parse(metaNote().value).format, 3, "marked as the format now written");
   const info: MemoryInfo = { tags: ["k1"], digest: "d", supersedes: "old2", firstCreatedAt: 2 };
   await store.upsert([{ ...row("new", 3), info }]);
   await store.delete(["old2"]);
   await store.close();
-  store = await open(temp.dir, { kv: true });
+  store = await open(temp.dir);
   assert.deepEqual((await store.terms("o", "n")).sort(byId), [
     { id: "new", terms: [], blobId: "blob-new", createdAt: 3, info },
     { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
@@ -497,11 +499,12 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads a
     "old1",
   ]);
   await store.close();
-  const after = await Deno.openKv(path);
-  const rewritten = await Array.fromAsync(after.list<Uint8Array>({ prefix: ["b", ref.ns] }));
-  after.close();
+  const rewritten = db.prepare("SELECT bytes FROM blocks WHERE ns = ?").all(ref.ns) as {
+    bytes: Uint8Array;
+  }[];
+  db.close();
   assert.ok(rewritten.length >= 1);
-  for (const { value } of rewritten) assert.deepEqual(value.subarray(0, 4), BLOCK_MAGIC);
+  for (const { bytes } of rewritten) assert.deepEqual(bytes.subarray(0, 4), BLOCK_MAGIC);
 });
 
 Deno.test("encrypted index: a namespace brought up to date while this store's own write is under way is copied, not changed under it", async () => {
@@ -560,14 +563,14 @@ Deno.test("encrypted index: a namespace brought up to date while this store's ow
 
 Deno.test("encrypted index: a namespace evicted during its own write and read again before the commit landed does not hide the write", async () => {
   await using temp = await tempDir();
-  const kv = await KvBlockStorage.open(`${temp.dir}/index.kv`);
+  const file = await SqliteBlockStorage.open(`${temp.dir}/index.sqlite`);
   let gate = Promise.resolve();
   let committing = Promise.withResolvers<void>();
-  const storage = altered(kv, {
+  const storage = altered(file, {
     async commit(change) {
       committing.resolve();
       await gate;
-      return await kv.commit(change);
+      return await file.commit(change);
     },
   });
   // The relayer's case: the only writer, and a budget that holds one namespace at a time.

@@ -2,8 +2,8 @@
  * What the encrypted index needs from its storage: a few small records and sealed blocks,
  * changed only by atomic commits. Everything it is given is already sealed or opaque (keyed
  * hashes, random block ids, memory ids), so a storage never sees a vector, a term or a name.
- * `kv_storage.ts` keeps it in Deno KV; the PostgreSQL plugin's `PgBlockStorage` in a database
- * several relayers share.
+ * `sqlite_storage.ts` keeps it in a SQLite file or in memory; the PostgreSQL plugin's
+ * `PgBlockStorage` in a database several relayers share.
  */
 import type { NamespaceRef } from "./keys.ts";
 

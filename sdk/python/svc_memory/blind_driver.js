@@ -8710,6 +8710,7 @@ var DURABLE_PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PR
 var DurableSqlite = class _DurableSqlite {
   /** The connection: read with it at will; write only through `write`. */
   db;
+  /** The log file, synced after each commit; none in memory. */
   #wal;
   #pending = [];
   #syncing = /* @__PURE__ */ new Set();
@@ -8717,12 +8718,16 @@ var DurableSqlite = class _DurableSqlite {
     this.db = db;
     this.#wal = wal;
   }
-  /** Opens (or creates) the database at `path`, private to its owner, and runs `schema`. */
+  /**
+   * Opens (or creates) the database at `path`, private to its owner, and runs `schema`;
+   * `":memory:"` keeps it in memory.
+   */
   static async open(path, schema) {
     const db = new DatabaseSync2(path);
     try {
       db.exec(DURABLE_PRAGMAS);
       db.exec(schema);
+      if (path === ":memory:") return new _DurableSqlite(db, null);
       await Deno.chmod(path, 384);
       const wal = await Deno.open(`${path}-wal`);
       return new _DurableSqlite(db, wal);
@@ -8764,7 +8769,7 @@ var DurableSqlite = class _DurableSqlite {
       for (const { done } of writes) done.reject(error);
       return;
     }
-    const synced = this.#wal.syncData();
+    const synced = this.#wal ? this.#wal.syncData() : Promise.resolve();
     const wiped = writes.some((write2) => write2.wipe) ? synced.then(() => truncateLog(this.db)) : synced;
     const settled = Promise.all(writes.map(({ wipe, done }, i) => (wipe ? wiped : synced).then(() => done.resolve(results[i]), done.reject))).then(() => {
     }).finally(() => this.#syncing.delete(settled));
@@ -8776,7 +8781,7 @@ var DurableSqlite = class _DurableSqlite {
     this.#commit();
     await Promise.all(this.#syncing);
     this.db.close();
-    this.#wal.close();
+    this.#wal?.close();
   }
 };
 
@@ -8944,472 +8949,6 @@ var SqliteBlockStorage = class _SqliteBlockStorage {
   close() {
     this.#file.close().catch(() => {
     });
-  }
-};
-
-// util/kv_locked.ts
-function isLocked(error) {
-  return error instanceof Error && error.message.includes("database is locked");
-}
-async function retryWhileLocked(commit2, attempts = 8) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await commit2();
-    } catch (error) {
-      if (!isLocked(error) || attempt >= attempts) throw error;
-      const ms = Math.min(10 * 2 ** (attempt - 1), 250);
-      await new Promise((resolve) => setTimeout(resolve, ms / 2 + Math.random() * ms / 2));
-    }
-  }
-}
-
-// plugins/encrypted_index/kv_storage.ts
-var PART_BYTES = 64e3;
-var MAX_MUTATIONS = 900;
-var MAX_BYTES = 7e5;
-var MAX_KEY_BYTES = 7e4;
-var MARKER_KEY_BYTES = 80;
-var GET_MANY = 10;
-function keyBytes(key) {
-  let n = 0;
-  for (const part of key) n += typeof part === "string" ? part.length * 3 + 2 : 10;
-  return n;
-}
-function partsOf(size) {
-  return Math.max(1, Math.ceil(size / PART_BYTES));
-}
-var Batch = class {
-  mutations = [];
-  bytes = 0;
-  keys = 0;
-  /** Blocks this batch sets the marker of (`ns/id`). */
-  marked = /* @__PURE__ */ new Set();
-  /** Mutations (and their bytes) kept free for deleting markers. */
-  reserved = 0;
-  /** Whether `mutation` (and `also`, if given) fit. */
-  fits(mutation, also) {
-    const size = (m) => keyBytes(m.key) + (m.type === "set" ? m.bytes : 0);
-    const extra = also ? size(also) : 0, extraKeys = also ? keyBytes(also.key) : 0;
-    const reservedBytes = this.reserved * MARKER_KEY_BYTES;
-    return this.mutations.length + this.reserved + (also ? 1 : 0) < MAX_MUTATIONS && this.bytes + reservedBytes + size(mutation) + extra <= MAX_BYTES && this.keys + reservedBytes + keyBytes(mutation.key) + extraKeys <= MAX_KEY_BYTES;
-  }
-  add(mutation) {
-    this.mutations.push(mutation);
-    this.keys += keyBytes(mutation.key);
-    this.bytes += keyBytes(mutation.key) + (mutation.type === "set" ? mutation.bytes : 0);
-  }
-  apply(op) {
-    for (const m of this.mutations) m.type === "set" ? op.set(m.key, m.value) : op.delete(m.key);
-    return op;
-  }
-};
-var KvBlockStorage = class _KvBlockStorage {
-  #kv;
-  /** Unfinished blocks that may belong to a change under way, by namespace. */
-  #pending = /* @__PURE__ */ new Map();
-  constructor(kv) {
-    this.#kv = kv;
-  }
-  /**
-   * Opens (creating) the database file at `path`, readable by its owner only; `":memory:"`
-   * keeps it in memory, with no file.
-   */
-  static async open(path) {
-    const slash = path.lastIndexOf("/");
-    if (slash > 0) await Deno.mkdir(path.slice(0, slash), {
-      recursive: true
-    });
-    const kv = await Deno.openKv(path);
-    if (path !== ":memory:" && Deno.build.os !== "windows") {
-      for (const file of [
-        path,
-        `${path}-wal`,
-        `${path}-shm`
-      ]) {
-        await nullIfMissing(Deno.chmod(file, 384));
-      }
-    }
-    return new _KvBlockStorage(kv);
-  }
-  async meta() {
-    return (await this.#kv.get([
-      "meta"
-    ])).value;
-  }
-  async setMeta(meta) {
-    await this.#kv.set([
-      "meta"
-    ], meta);
-  }
-  async note(name) {
-    return (await this.#kv.get([
-      "note",
-      name
-    ])).value;
-  }
-  async setNote(name, value) {
-    await this.#kv.set([
-      "note",
-      name
-    ], value);
-  }
-  async header(ref) {
-    const entry = await this.#kv.get([
-      "ns",
-      ref.owner,
-      ref.ns
-    ]);
-    return entry.value && {
-      ref,
-      header: entry.value,
-      version: entry.versionstamp
-    };
-  }
-  async headers(owner) {
-    const out = [];
-    const prefix = owner === void 0 ? [
-      "ns"
-    ] : [
-      "ns",
-      owner
-    ];
-    for await (const entry of this.#kv.list({
-      prefix
-    })) {
-      const [, ownerHash, ns] = entry.key;
-      out.push({
-        ref: {
-          owner: ownerHash,
-          ns
-        },
-        header: entry.value,
-        version: entry.versionstamp
-      });
-    }
-    return out;
-  }
-  async *blocks(ref, version, held = /* @__PURE__ */ new Set()) {
-    const pending = [];
-    let id = "", parts = 0, unfinished = false, chunks = [];
-    const entries2 = this.#kv.list({
-      prefix: [
-        "b",
-        ref.ns
-      ]
-    }, {
-      batchSize: 64
-    });
-    for await (const entry of entries2) {
-      const [, , blockId, count2, p] = entry.key;
-      if (blockId !== id || count2 !== parts) {
-        [id, parts, unfinished, chunks] = [
-          blockId,
-          count2,
-          false,
-          []
-        ];
-      }
-      if (p === void 0) {
-        const { version: planned } = entry.value;
-        pending.push({
-          ns: ref.ns,
-          id,
-          parts,
-          planned,
-          stamp: entry.versionstamp
-        });
-        unfinished = true;
-        continue;
-      }
-      if (unfinished || p !== chunks.length) continue;
-      chunks.push(entry.value);
-      if (chunks.length === parts) {
-        const bytes = held.has(id) ? null : parts === 1 ? chunks[0] : concatBytes(...chunks);
-        yield {
-          id,
-          bytes
-        };
-      }
-    }
-    const stale = pending.filter((m) => m.planned === null || m.planned < version);
-    this.#pending.set(ref.ns, pending.filter((m) => !stale.includes(m)));
-    await this.#sweep(stale);
-  }
-  /** Removes unfinished blocks (best effort: what is left is swept another time). */
-  async #sweep(pending) {
-    for (const { ns, id, parts, stamp } of pending) {
-      const marker = [
-        "b",
-        ns,
-        id,
-        parts
-      ];
-      const op = this.#kv.atomic().check({
-        key: marker,
-        versionstamp: stamp
-      }).delete(marker);
-      for (let p = 0; p < parts; p++) op.delete([
-        ...marker,
-        p
-      ]);
-      await op.set([
-        "swept",
-        ns
-      ], true).commit().catch(() => {
-      });
-    }
-  }
-  async locate(ids) {
-    const chunks = [];
-    for (let i = 0; i < ids.length; i += GET_MANY) chunks.push(ids.slice(i, i + GET_MANY));
-    const found = /* @__PURE__ */ new Map();
-    await Promise.all(chunks.map(async (chunk) => {
-      const entries2 = await this.#kv.getMany(chunk.map((id) => [
-        "id",
-        id
-      ]));
-      for (const entry of entries2) {
-        if (entry.value) {
-          found.set(entry.key[1], {
-            owner: entry.value[0],
-            ns: entry.value[1]
-          });
-        }
-      }
-    }));
-    return found;
-  }
-  /** Where every memory of the index is, by memory id (for copying the index elsewhere). */
-  async *locations() {
-    for await (const entry of this.#kv.list({
-      prefix: [
-        "id"
-      ]
-    })) {
-      yield {
-        id: entry.key[1],
-        ref: {
-          owner: entry.value[0],
-          ns: entry.value[1]
-        }
-      };
-    }
-  }
-  async commit(change) {
-    const final = new Batch();
-    for (const { ref, header } of change.headers) {
-      const key = [
-        "ns",
-        ref.owner,
-        ref.ns
-      ];
-      final.add(header.count > 0 ? {
-        type: "set",
-        key,
-        value: header,
-        bytes: header.name.length + 32
-      } : {
-        type: "delete",
-        key
-      });
-    }
-    for (const { ns, id, size } of change.deleteBlocks) {
-      const parts = partsOf(size);
-      for (let p = 0; p < parts; p++) final.add({
-        type: "delete",
-        key: [
-          "b",
-          ns,
-          id,
-          parts,
-          p
-        ]
-      });
-    }
-    for (const { id, ref } of change.putIds) {
-      final.add({
-        type: "set",
-        key: [
-          "id",
-          id
-        ],
-        value: [
-          ref.owner,
-          ref.ns
-        ],
-        bytes: 64
-      });
-    }
-    for (const id of change.deleteIds) final.add({
-      type: "delete",
-      key: [
-        "id",
-        id
-      ]
-    });
-    final.reserved = change.putBlocks.length;
-    if (!final.fits({
-      type: "delete",
-      key: []
-    })) {
-      throw new Error("an index change is larger than one commit allows");
-    }
-    const planned = new Map(change.expect.map(({ ref, version }) => [
-      ref.ns,
-      version
-    ]));
-    const staged = [];
-    const markers = /* @__PURE__ */ new Map();
-    const stage = (ns, id, parts, part) => {
-      const name = `${ns}/${id}`, version = planned.get(ns) ?? null;
-      const value = {
-        version
-      };
-      const marker = {
-        type: "set",
-        key: [
-          "b",
-          ns,
-          id,
-          parts
-        ],
-        value,
-        bytes: 40
-      };
-      let batch = staged.at(-1);
-      if (!batch?.fits(part, batch.marked.has(name) ? void 0 : marker)) {
-        staged.push(batch = new Batch());
-      }
-      if (!batch.marked.has(name)) {
-        batch.add(marker);
-        batch.marked.add(name);
-        markers.set(name, {
-          ns,
-          id,
-          parts,
-          planned: version,
-          stamp: ""
-        });
-      }
-      batch.add(part);
-    };
-    for (const { ns, block } of change.putBlocks) {
-      const parts = partsOf(block.bytes.length);
-      for (let p = 0; p < parts; p++) {
-        const value = block.bytes.subarray(p * PART_BYTES, (p + 1) * PART_BYTES);
-        const part = {
-          type: "set",
-          key: [
-            "b",
-            ns,
-            block.id,
-            parts,
-            p
-          ],
-          value,
-          bytes: value.length + 16
-        };
-        if (final.fits(part) && !markers.has(`${ns}/${block.id}`)) final.add(part);
-        else stage(ns, block.id, parts, part);
-      }
-    }
-    const op = this.#kv.atomic();
-    for (const { ref, version } of change.expect) {
-      op.check({
-        key: [
-          "ns",
-          ref.owner,
-          ref.ns
-        ],
-        versionstamp: version
-      });
-    }
-    if (staged.length > 0) {
-      const swept = [
-        ...new Set([
-          ...markers.values()
-        ].map((m) => m.ns))
-      ].map((ns) => [
-        "swept",
-        ns
-      ]);
-      for (let i = 0; i < swept.length; i += GET_MANY) {
-        for (const entry of await this.#kv.getMany(swept.slice(i, i + GET_MANY))) {
-          op.check({
-            key: entry.key,
-            versionstamp: entry.versionstamp
-          });
-        }
-      }
-    }
-    try {
-      for (const batch of staged) {
-        const result2 = await retryWhileLocked(() => batch.apply(this.#kv.atomic()).commit());
-        if (!result2.ok) throw new Error("an unchecked index commit failed");
-        for (const key of batch.marked) markers.get(key).stamp = result2.versionstamp;
-      }
-    } catch (error) {
-      this.#remember(markers);
-      throw error;
-    }
-    for (const { ns, id, parts } of markers.values()) op.delete([
-      "b",
-      ns,
-      id,
-      parts
-    ]);
-    let result;
-    try {
-      const committing = final.apply(op);
-      result = await retryWhileLocked(() => committing.commit());
-    } catch (error) {
-      this.#remember(markers);
-      throw error;
-    }
-    if (!result.ok) {
-      await this.#discard(staged, markers);
-      return null;
-    }
-    for (const { ref } of change.expect) {
-      const pending = this.#pending.get(ref.ns);
-      this.#pending.delete(ref.ns);
-      if (pending) await this.#sweep(pending);
-    }
-    return result.versionstamp;
-  }
-  /** Keeps a change's unfinished blocks to sweep after the next commit to their namespace. */
-  #remember(markers) {
-    for (const marker of markers.values()) {
-      if (!marker.stamp) continue;
-      const list = this.#pending.get(marker.ns) ?? [];
-      list.push(marker);
-      this.#pending.set(marker.ns, list);
-    }
-  }
-  /**
-   * Removes parts written for a change that did not commit (best effort), the markers last,
-   * so that what an interruption leaves is still marked, and swept later.
-   */
-  async #discard(staged, markers) {
-    for (const batch of staged) {
-      const op2 = this.#kv.atomic();
-      for (const m of batch.mutations) if (m.key.length === 5) op2.delete(m.key);
-      await op2.commit().catch(() => {
-      });
-    }
-    const op = this.#kv.atomic();
-    for (const { ns, id, parts } of markers.values()) op.delete([
-      "b",
-      ns,
-      id,
-      parts
-    ]);
-    await op.commit().catch(() => {
-    });
-  }
-  /** Closes the database. */
-  close() {
-    this.#kv.close();
   }
 };
 
@@ -29795,7 +29334,7 @@ async function recipe(dir) {
 async function open(args) {
   if (!model) throw new SvcError("bad_request", "Read the model's recipe first");
   const vectors = await EncryptedVectorStore.open({
-    storage: await KvBlockStorage.open(":memory:"),
+    storage: await SqliteBlockStorage.open(":memory:"),
     secret: crypto.getRandomValues(new Uint8Array(32)),
     model,
     dimensions: args.dimensions,
