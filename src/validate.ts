@@ -179,16 +179,17 @@ export function tagsValue(value: unknown, field = "tags"): string[] | undefined 
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw bad(`${field} must be an array of strings`);
   if (value.length > MAX_TAGS) throw bad(`${field} must have at most ${MAX_TAGS} entries`);
-  return [
-    ...new Set(value.map((tag, i) => {
-      const chars = typeof tag === "string" ? [...tag].length : 0;
-      if (typeof tag !== "string" || chars < 1 || chars > MAX_TAG_CHARS) {
-        throw bad(`${field}[${i}] must be a string of 1 to ${MAX_TAG_CHARS} characters`);
-      }
-      if (CONTROL_CHARS.test(tag)) throw bad(`${field}[${i}] must not contain control characters`);
-      return tag;
-    })),
-  ];
+  return [...new Set(value.map((tag, i) => shortText(tag, `${field}[${i}]`, MAX_TAG_CHARS)))];
+}
+
+/** A string of 1 to `max` characters without control characters (a tag, a thread). */
+function shortText(value: unknown, field: string, max: number): string {
+  const chars = typeof value === "string" ? [...value].length : 0;
+  if (typeof value !== "string" || chars < 1 || chars > max) {
+    throw bad(`${field} must be a string of 1 to ${max} characters`);
+  }
+  if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
+  return value;
 }
 
 /**
@@ -228,12 +229,7 @@ export const MAX_THREAD_CHARS = 128;
  */
 export function threadValue(value: unknown, field = "thread"): string | undefined {
   if (value === undefined || value === null) return undefined;
-  const chars = typeof value === "string" ? [...value].length : 0;
-  if (typeof value !== "string" || chars < 1 || chars > MAX_THREAD_CHARS) {
-    throw bad(`${field} must be a string of 1 to ${MAX_THREAD_CHARS} characters`);
-  }
-  if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
-  return value;
+  return shortText(value, field, MAX_THREAD_CHARS);
 }
 
 /**
