@@ -14,6 +14,9 @@ import {
   type Field,
   field,
   type FieldGroup,
+  object,
+  type Shape,
+  string,
   text,
 } from "./fields.ts";
 import {
@@ -67,6 +70,30 @@ export function namespace(
         ? "A namespace: 1 to 256 bytes of UTF-8, no control characters, no white space at " +
           "either end, no bidirectional controls."
         : "A namespace: 1 to 256 bytes of UTF-8, no control characters."),
+  });
+}
+
+/**
+ * The query of a namespace's erase: the namespace, and `confirm` repeating it, since erasing
+ * cannot be undone; `refusal` is the 400's sentence when it does not.
+ */
+export function namespaceErase(
+  refusal: string,
+): Shape<{ namespace: string; confirm: string | undefined }> {
+  return object({
+    namespace: namespace({
+      required: "namespace is required to erase a namespace",
+      description: "The namespace to erase.",
+    }),
+    // Read when absent too, so that the check says what it must be.
+    confirm: string({
+      description: "The namespace's name again: erasing cannot be undone.",
+      required: true,
+    }),
+  }, {
+    check({ namespace, confirm }) {
+      if (confirm !== namespace) throw new SvcError("bad_request", refusal);
+    },
   });
 }
 

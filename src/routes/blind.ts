@@ -6,7 +6,7 @@
 import { jsonResponse } from "../http/respond.ts";
 import { type Route, routesFor } from "../http/router.ts";
 import { array, base64, integer, object, string } from "../http/fields.ts";
-import { memoryId, namespace } from "../http/memory_fields.ts";
+import { memoryId, namespace, namespaceErase } from "../http/memory_fields.ts";
 import { SvcError } from "../errors.ts";
 import {
   type BlindLog,
@@ -98,19 +98,9 @@ const READ = object({
   limit: integer({ fallback: 500, min: 1, max: 1000 }),
 });
 const ERASE = object({ id: memoryId({ required: true }) });
-const ERASE_NAMESPACE = object({
-  namespace: namespace({ required: "namespace is required to erase a namespace" }),
-  confirm: string({ required: true, description: "The namespace's name again." }),
-}, {
-  check({ namespace, confirm }) {
-    if (confirm !== namespace) {
-      throw new SvcError(
-        "bad_request",
-        "confirm must repeat the namespace: erasing cannot be undone",
-      );
-    }
-  },
-});
+const ERASE_NAMESPACE = namespaceErase(
+  "confirm must repeat the namespace: erasing cannot be undone",
+);
 
 const headJson = (namespace: string, head: { seq: number; manifest: object }) => ({
   namespace,

@@ -2,7 +2,7 @@
 import { jsonResponse } from "../http/respond.ts";
 import { type Route, routesFor } from "../http/router.ts";
 import { integer, object, string, text } from "../http/fields.ts";
-import { expiry, memoryId, namespace, tags, time } from "../http/memory_fields.ts";
+import { expiry, memoryId, namespace, namespaceErase, tags, time } from "../http/memory_fields.ts";
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
@@ -23,26 +23,9 @@ const LIST = object({
   since: time({ description: "Only versions stored at or after this time (ISO 8601)." }),
   until: time({ description: "Only versions stored before this time (ISO 8601)." }),
 });
-const ERASE_NAMESPACE = object({
-  namespace: namespace({
-    required: "namespace is required to erase a namespace",
-    description: "The namespace to erase.",
-  }),
-  // Read when absent too, so that the check says what it must be.
-  confirm: string({
-    description: "The namespace's name again: erasing cannot be undone.",
-    required: true,
-  }),
-}, {
-  check({ namespace, confirm }) {
-    if (confirm !== namespace) {
-      throw new SvcError(
-        "bad_request",
-        "confirm must repeat the namespace: erasing a namespace cannot be undone",
-      );
-    }
-  },
-});
+const ERASE_NAMESPACE = namespaceErase(
+  "confirm must repeat the namespace: erasing a namespace cannot be undone",
+);
 const UPDATE = object({
   text: text({ max: MAX_TEXT_BYTES, description: "The corrected text. Not blank; at most 1 MiB." }),
   tags: tags({
