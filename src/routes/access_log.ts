@@ -8,12 +8,12 @@
 import { allowsNamespace, requireNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { type AccessOperation, type Route, routesFor } from "../http/router.ts";
+import type { AccessOperation, Route } from "../http/router.ts";
 import { integer, object, oneOf, string } from "../http/fields.ts";
 import { address, memoryId, optionalNamespace, time } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
 import { ACCESS_OPERATIONS, type AccessLog } from "../services/access_log.ts";
-import { anyKeySigned, type HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 
 /** What the request of `context` touched, as access-log events of operation `op`. */
 function eventsOf(context: HandlerContext, op: AccessOperation) {
@@ -85,7 +85,6 @@ const ACCESS_LOG = object({
 
 /** `GET /api/access-log`: the owner key, or a delegate key with the `audit` scope. */
 export function accessLogRoutes(log: AccessLog) {
-  const route = routesFor<HandlerContext>();
   return [
     route("GET", "/api/access-log", async ({ caller, input: { query } }) => {
       if (query.namespace !== undefined) requireNamespace(caller, query.namespace);

@@ -4,7 +4,7 @@
  * them after a sequence number, and erase one with a signed receipt.
  */
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import { array, base64, integer, object, string } from "../http/fields.ts";
 import { memoryId, namespace, namespaceErase } from "../http/memory_fields.ts";
 import { SvcError } from "../errors.ts";
@@ -16,10 +16,8 @@ import {
   MAX_BLIND_ENTRY_BYTES,
 } from "../services/blind_log.ts";
 import { allowsNamespace } from "../auth/scope.ts";
-import { anyKeySigned, type HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
-
-const route = routesFor<HandlerContext>();
 
 /** Whether the key `publicKey` belongs to the account `accountId`. */
 export type KeyOfAccount = (publicKey: string, accountId: string) => Promise<boolean>;

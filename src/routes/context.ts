@@ -2,7 +2,7 @@
 import { allowsNamespace } from "../auth/scope.ts";
 import type { VerifiedCaller } from "../auth/verify.ts";
 import type { SvcError } from "../errors.ts";
-import type { Route, RouteContext } from "../http/router.ts";
+import { type Route, type RouteContext, routesFor } from "../http/router.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
 
 /** What a request touched, for the owner's access log: namespace → memory ids, in order. */
@@ -22,6 +22,9 @@ export interface HandlerContext extends RouteContext {
   /** Throws once the caller's key is no longer its account's, or the account inactive. */
   stillAuthorized(): Promise<void>;
 }
+
+/** Builds a relayer route; the handler's `input` has the types its declared shapes read into. */
+export const route = routesFor<HandlerContext>();
 
 /** The options of a route signed by one of the account's delegate keys or by the owner's own key. */
 export const anyKeySigned = { signed: true, ownerKey: true };

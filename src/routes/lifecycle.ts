@@ -1,16 +1,14 @@
 /** The routes of memories once remembered: list, get, update and erase. */
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import { integer, object, string, text } from "../http/fields.ts";
 import { expiry, memoryId, namespace, namespaceErase, tags, time } from "../http/memory_fields.ts";
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import { allowById, anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, anyKeySigned, type HandlerContext, provenanceOf, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
-
-const route = routesFor<HandlerContext>();
 
 const unknown = () => new SvcError("not_found", "No such memory");
 

@@ -1,11 +1,10 @@
 /** Analyze and ask routes: parse, validate, call the LLM service, serialize. */
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { routesFor } from "../http/router.ts";
 import { integer, object, text } from "../http/fields.ts";
 import { namespace } from "../http/memory_fields.ts";
 import type { LlmService } from "../services/llm.ts";
-import { type HandlerContext, provenanceOf } from "./context.ts";
+import { provenanceOf, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 import { MAX_ANALYZE_BYTES } from "../text_limits.ts";
 
@@ -27,7 +26,6 @@ const NO_MODEL = { description: "No language model is configured (`SVC_LLM=none`
 
 /** The routes; without a language model they answer 501 with the reason. */
 export function llmRoutes(service: LlmService | undefined) {
-  const route = routesFor<HandlerContext>();
   const needed = () => {
     if (!service) {
       throw new SvcError("not_implemented", "No language model is configured (set SVC_LLM)");

@@ -3,15 +3,13 @@
  * vectors, which the relayer can embed for it.
  */
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import { integer, object, oneOf } from "../http/fields.ts";
 import { embedTexts, manualBlob, namespace, vector } from "../http/memory_fields.ts";
 import type { MemoryService } from "../services/memories.ts";
-import { type HandlerContext, provenanceOf } from "./context.ts";
+import { type HandlerContext, provenanceOf, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 import { MAX_QUERY_BYTES } from "../text_limits.ts";
-
-const route = routesFor<HandlerContext>();
 
 const EMBED = object({
   texts: embedTexts(MAX_QUERY_BYTES),

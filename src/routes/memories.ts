@@ -1,19 +1,17 @@
 /** Remember, recall and restore routes: parse, validate, call the memory service, serialize. */
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import { boolean, integer, number, object, text } from "../http/fields.ts";
 import { namespace, tags, time } from "../http/memory_fields.ts";
 import { allowsOperation } from "../auth/scope.ts";
 import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService } from "../services/memories.ts";
-import { anyKeySigned, type HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 import { manualRoutes } from "./manual.ts";
 import { rememberRoutes } from "./remember.ts";
 import { MAX_QUERY_BYTES } from "../text_limits.ts";
-
-const route = routesFor<HandlerContext>();
 
 const RECALL = object({
   query: text({ max: MAX_QUERY_BYTES, description: "What to look for, in words." }),

@@ -11,9 +11,9 @@ import { timingSafeEqual } from "@svc/util/keys";
 import type { AuthFailureLimiter } from "../auth/failure_limiter.ts";
 import { SvcError } from "../errors.ts";
 import { isLoopbackAddress } from "../http/relayer_names.ts";
-import { peerAddress, route } from "../http/router.ts";
+import { peerAddress } from "../http/router.ts";
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from "../metrics/registry.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, route } from "./context.ts";
 
 /** Who may read the metrics. */
 export interface MetricsAccess {
@@ -71,7 +71,7 @@ function admit(context: HandlerContext, access: MetricsAccess): void {
 /** The route, serving `registry`. */
 export function metricsRoutes(registry: MetricsRegistry, access: MetricsAccess) {
   return [
-    route<HandlerContext>("GET", "/metrics", (context) => {
+    route("GET", "/metrics", (context) => {
       admit(context, access);
       return Promise.resolve(
         new Response(registry.exposition(), {

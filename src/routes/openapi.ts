@@ -1,14 +1,13 @@
 /** `GET /openapi.json`: the OpenAPI 3.1 document of the relayer's own route table. */
-import { route } from "../http/router.ts";
 import { type DescribedRoute, openApiDocument } from "../openapi/document.ts";
 import { API_VERSION, VERSION } from "../version.ts";
-import type { HandlerContext } from "./context.ts";
+import { route } from "./context.ts";
 
 /** The route; `routes` is the table it describes (itself included), read at the first request. */
 export function openApiRoutes(routes: () => readonly DescribedRoute[]) {
   let document: string | undefined;
   return [
-    route<HandlerContext>("GET", "/openapi.json", () => {
+    route("GET", "/openapi.json", () => {
       document ??= JSON.stringify(
         openApiDocument(routes(), { version: VERSION, apiVersion: API_VERSION }),
       );

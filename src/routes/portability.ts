@@ -8,7 +8,6 @@ import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson } from "@svc/util/json";
 import { saysUtf8 } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { routesFor } from "../http/router.ts";
 import { object } from "../http/fields.ts";
 import { namespaces } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
@@ -29,7 +28,7 @@ import {
   MAX_IMPORT_LINES,
 } from "../services/import.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import { anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
+import { anyKeySigned, provenanceOf, route } from "./context.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 /** The body limit of an import request: 500 lines of short memories, or a few long ones. */
@@ -120,7 +119,6 @@ const EXAMPLE_LINE = {
 };
 
 export function portabilityRoutes(exporter: ExportService, service: MemoryService) {
-  const route = routesFor<HandlerContext>();
   return [
     route("GET", "/api/export", async (context) => {
       const { caller, input: { query }, request, touch } = context;

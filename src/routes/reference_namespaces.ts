@@ -9,13 +9,11 @@ import { SvcError } from "../errors.ts";
 import { integer, object, string } from "../http/fields.ts";
 import { namespace } from "../http/memory_fields.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import type { NamespaceActivity } from "../services/memory_catalog.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import { anyKeySigned, type HandlerContext } from "./context.ts";
+import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_OWNER } from "./examples.ts";
-
-const route = routesFor<HandlerContext>();
 
 /** The version of the page's wire format, as the reference relayer numbers its own. */
 const SNAPSHOT_VERSION = 2;

@@ -1,6 +1,6 @@
 /** Remember routes: one text, a bulk of them, and the state of their jobs. */
 import { jsonResponse } from "../http/respond.ts";
-import { type Route, routesFor } from "../http/router.ts";
+import type { Route } from "../http/router.ts";
 import { array, nonEmptyString, object, type Parsed, text } from "../http/fields.ts";
 import { expiry, memoryId, namespace, tags, thread } from "../http/memory_fields.ts";
 import { allowsNamespace, allowsOperation, requireOperation } from "../auth/scope.ts";
@@ -9,11 +9,9 @@ import type { PublicJob } from "../jobs/job_queue.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
 import type { Memory } from "../services/memory_view.ts";
-import { allowById, anyKeySigned, type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, anyKeySigned, type HandlerContext, provenanceOf, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_JOB, EXAMPLE_MEMORY } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
-
-const route = routesFor<HandlerContext>();
 
 /** What remember and each bulk item take besides the text. */
 const itemFields = {

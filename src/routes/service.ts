@@ -5,10 +5,9 @@
  * ledger's package, whose version is 1.
  */
 import { jsonResponse } from "../http/respond.ts";
-import { routesFor } from "../http/router.ts";
 import { field, object, text } from "../http/fields.ts";
 import { API_VERSION, MIN_CLIENT_VERSION, MIN_SUPPORTED_SDK, VERSION } from "../version.ts";
-import type { HandlerContext } from "./context.ts";
+import { route } from "./context.ts";
 
 export interface HealthInfo {
   mode: string;
@@ -42,8 +41,6 @@ export function reachedOrigin(request: Request, origins: Iterable<string> = []):
   const { host, origin } = new URL(request.url);
   return [...origins].find((known) => new URL(known).host === host) ?? origin;
 }
-
-const route = routesFor<HandlerContext>();
 
 /** The public service routes; see the module documentation. */
 export function serviceRoutes(health: HealthInfo) {

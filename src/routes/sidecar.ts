@@ -12,8 +12,8 @@ import type { RateLimiter } from "../rate_limiter.ts";
 import { MAX_SPONSOR_BODY_BYTES, type SidecarLink } from "../sidecar/link.ts";
 import { text } from "../http/fields.ts";
 import { FailureLog } from "../http/respond.ts";
-import { type Route, route, type RouteDoc } from "../http/router.ts";
-import type { HandlerContext } from "./context.ts";
+import type { Route, RouteDoc } from "../http/router.ts";
+import { type HandlerContext, route } from "./context.ts";
 import { forwardToSidecar } from "./sidecar_forward.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../mcp/json_rpc_body.ts";
 
@@ -169,7 +169,7 @@ function mcpRoute(
   responses: RouteDoc["responses"],
   options: { session: boolean; body?: RouteDoc["body"] },
 ): Route<HandlerContext> {
-  return route<HandlerContext>(method, path, mcp, {
+  return route(method, path, mcp, {
     ...streamed,
     doc: {
       tag: "mcp",
@@ -219,7 +219,7 @@ function mcpRoutes(mcp: Forward): Route<HandlerContext>[] {
       { session: true, body: mcpMessage },
     ),
     ...["/api/mcp", "/api/mcp/sse", "/api/mcp/messages"].map((path) =>
-      route<HandlerContext>("OPTIONS", path, mcp, {
+      route("OPTIONS", path, mcp, {
         ...streamed,
         doc: {
           tag: "mcp",
@@ -243,7 +243,7 @@ function sponsorRoute(
   body: RouteDoc["body"],
   example: unknown,
 ): Route<HandlerContext> {
-  return route<HandlerContext>("POST", path, sponsor, {
+  return route("POST", path, sponsor, {
     ...streamed,
     doc: {
       tag: "sponsor",
