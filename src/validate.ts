@@ -20,7 +20,8 @@ export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u206
 const NOT_A_BYTE = /[^\u0000-\u00ff]/;
 const encoder = new TextEncoder();
 
-function bad(message: string): SvcError {
+/** A 400 `bad_request` refusal whose `message` names the field. */
+export function bad(message: string): SvcError {
   return new SvcError("bad_request", message);
 }
 
@@ -126,35 +127,12 @@ export function integerValue(
   return value;
 }
 
-/** A required array with between `min` and `max` entries. */
-export function arrayValue(value: unknown, field: string, min: number, max: number): unknown[] {
-  if (value === undefined || value === null) throw bad(`${field} is required`);
-  if (!Array.isArray(value)) throw bad(`${field} must be an array`);
-  if (value.length < min || value.length > max) {
-    throw bad(`${field} must have between ${min} and ${max} entries`);
-  }
-  return value;
-}
-
 /** A JSON object (for example one item of a bulk request). */
 export function objectValue(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw bad(`${field} must be an object`);
   }
   return value as Record<string, unknown>;
-}
-
-/** A vector of exactly `dimensions` finite numbers. */
-export function vectorValue(value: unknown, field: string, dimensions: number): number[] {
-  if (value === undefined || value === null) throw bad(`${field} is required`);
-  if (!Array.isArray(value)) throw bad(`${field} must be an array of numbers`);
-  if (value.length !== dimensions) {
-    throw bad(`${field} must have exactly ${dimensions} numbers (the index's dimensions)`);
-  }
-  if (!value.every((x) => typeof x === "number" && Number.isFinite(x))) {
-    throw bad(`${field} must contain only finite numbers`);
-  }
-  return value as number[];
 }
 
 /** Standard base64, padded. */
@@ -198,26 +176,6 @@ function shortText(value: unknown, field: string, max: number): string {
  */
 export function newTagsValue(value: unknown, field = "tags"): string[] | undefined {
   return tagsValue(value, field)?.map((tag, i) => shown(tag, `${field}[${i}]`));
-}
-
-/** An optional number in `[min, max]`, `undefined` when absent. */
-export function numberValue(
-  value: unknown,
-  field: string,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw bad(`${field} must be a number`);
-  if (value < min || value > max) throw bad(`${field} must be between ${min} and ${max}`);
-  return value;
-}
-
-/** An optional boolean, `false` when absent. */
-export function booleanValue(value: unknown, field: string): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") throw bad(`${field} must be true or false`);
-  return value;
 }
 
 /** Characters a thread id has at most. */

@@ -1,10 +1,10 @@
 /**
- * Declarative request fields: each one parses a value, with the 400 sentences of
- * `validate.ts`, and describes itself as JSON Schema. A route declares its body, query and path
- * parameters as {@link object}s of fields (`input` in `router.ts`); the kernel parses them
- * before the handler runs, and the OpenAPI document (`src/openapi/`) is written from the same
- * declarations, so the two cannot drift apart. The fields of memories and keys (namespaces, ids,
- * tags, expiry) are `memory_fields.ts`.
+ * Declarative request fields: each one parses a value, refusing it with a 400 that names the
+ * field (the checks other callers share are `validate.ts`'s), and describes itself as JSON
+ * Schema. A route declares its body, query and path parameters as {@link object}s of fields
+ * (`input` in `router.ts`); the kernel parses them before the handler runs, and the OpenAPI
+ * document (`src/openapi/`) is written from the same declarations, so the two cannot drift apart.
+ * The fields of memories and keys (namespaces, ids, tags, expiry) are `memory_fields.ts`.
  *
  * @example
  * ```ts
@@ -17,17 +17,7 @@
  * recall.schema(); // { type: "object", properties: { query: {...}, ... }, required: ["query"] }
  * ```
  */
-import { SvcError } from "../errors.ts";
-import {
-  arrayValue,
-  BASE64,
-  base64Value,
-  booleanValue,
-  integerValue,
-  numberValue,
-  objectValue,
-  textValue,
-} from "../validate.ts";
+import { bad, BASE64, base64Value, integerValue, objectValue, textValue } from "../validate.ts";
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -72,10 +62,6 @@ export interface Shape<T> extends Field<T> {
   parseObject(object: Record<string, unknown>): T;
   /** Reads a query string: repeated parameters for list fields, integers for integer ones. */
   parseQuery(params: URLSearchParams): T;
-}
-
-function bad(message: string): SvcError {
-  return new SvcError("bad_request", message);
 }
 
 export const absent = (value: unknown) => value === undefined || value === null;
@@ -173,20 +159,23 @@ export function number(
   options: { min: number; max: number; description?: string },
 ): Field<number | undefined> {
   const { min, max } = options;
-  return field(
-    (value, name) => numberValue(value, name, min, max),
-    () => ({ type: "number", minimum: min, maximum: max }),
-    options,
-  );
+  const parse = (value: unknown, name: string) => {
+    if (absent(value)) return undefined;
+    if (typeof value !== "number" || !Number.isFinite(value)) throw bad(`${name} must be a number`);
+    if (value < min || value > max) throw bad(`${name} must be between ${min} and ${max}`);
+    return value;
+  };
+  return field(parse, () => ({ type: "number", minimum: min, maximum: max }), options);
 }
 
 /** An optional boolean, `false` when absent. */
 export function boolean(options: { description?: string } = {}): Field<boolean> {
-  return field(
-    (value, name) => booleanValue(value, name),
-    () => ({ type: "boolean", default: false }),
-    options,
-  );
+  const parse = (value: unknown, name: string) => {
+    if (absent(value)) return false;
+    if (typeof value !== "boolean") throw bad(`${name} must be true or false`);
+    return value;
+  };
+  return field(parse, () => ({ type: "boolean", default: false }), options);
 }
 
 /** Standard base64, decoded to bytes; required unless `optional`. */
@@ -212,12 +201,16 @@ export function array<T>(
   options: { min: number; max: number; description?: string },
 ): Field<T[]> {
   const { min, max } = options;
-  return field(
-    (value, name) =>
-      arrayValue(value, name, min, max).map((entry, i) => item.parse(entry, `${name}[${i}]`)),
-    () => ({ type: "array", minItems: min, maxItems: max, items: item.schema() }),
-    { required: true, description: options.description },
-  );
+  const parse = (value: unknown, name: string) => {
+    if (absent(value)) throw bad(`${name} is required`);
+    if (!Array.isArray(value)) throw bad(`${name} must be an array`);
+    if (value.length < min || value.length > max) {
+      throw bad(`${name} must have between ${min} and ${max} entries`);
+    }
+    return value.map((entry, i) => item.parse(entry, `${name}[${i}]`));
+  };
+  const schema = () => ({ type: "array", minItems: min, maxItems: max, items: item.schema() });
+  return field(parse, schema, { required: true, description: options.description });
 }
 
 /** What an {@link object} of these members reads into. */

@@ -1,9 +1,8 @@
 /**
  * The request fields of memories (namespaces, ids, tags, threads, times, expiry, vectors) and of
- * keys (addresses), built on `fields.ts`: each parses with the 400 sentences of `validate.ts` and
- * describes itself as JSON Schema.
+ * keys (addresses), built on `fields.ts`: each parses, refusing with a 400 that names the field,
+ * and describes itself as JSON Schema.
  */
-import { SvcError } from "../errors.ts";
 import { ADDRESS, isAddress } from "@svc/util/keys";
 import { MEMORY_ID } from "../ids.ts";
 import {
@@ -20,6 +19,7 @@ import {
   text,
 } from "./fields.ts";
 import {
+  bad,
   expiryFields,
   MAX_TAG_CHARS,
   MAX_TAGS,
@@ -32,7 +32,6 @@ import {
   threadValue,
   timeValue,
   validNamespace,
-  vectorValue,
 } from "../validate.ts";
 import { utf8Length } from "../text_limits.ts";
 
@@ -59,7 +58,7 @@ export function namespace(
   const missing = typeof required === "string" ? required : "namespace is required";
   const parse = (value: unknown, name: string) => {
     if (!absent(value)) return check(value, name);
-    if (required) throw new SvcError("bad_request", missing.replace(/^namespace/, name));
+    if (required) throw bad(missing.replace(/^namespace/, name));
     return "default";
   };
   const schema = required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" };
@@ -92,7 +91,7 @@ export function namespaceErase(
     }),
   }, {
     check({ namespace, confirm }) {
-      if (confirm !== namespace) throw new SvcError("bad_request", refusal);
+      if (confirm !== namespace) throw bad(refusal);
     },
   });
 }
@@ -116,9 +115,7 @@ export function namespaces(
   const parse = (value: unknown, name: string) => {
     if (absent(value)) return undefined;
     const list = [...new Set([value].flat().map((entry) => validNamespace(entry, name)))];
-    if (list.length > max) {
-      throw new SvcError("bad_request", `${name} may name at most ${max} namespaces`);
-    }
+    if (list.length > max) throw bad(`${name} may name at most ${max} namespaces`);
     return list;
   };
   const schema = { type: "array", minItems: 1, maxItems: max, items: NAMESPACE_SCHEMA };
@@ -173,7 +170,7 @@ export function address(options: { description?: string } = {}): Field<string | 
   const parse = (value: unknown, name: string) => {
     if (absent(value)) return undefined;
     if (isAddress(value)) return value;
-    throw new SvcError("bad_request", `${name} must be a key's address (0x and 64 hex characters)`);
+    throw bad(`${name} must be a key's address (0x and 64 hex characters)`);
   };
   return field(parse, () => ({ type: "string", pattern: ADDRESS.source }), options);
 }
@@ -194,7 +191,19 @@ export function thread(options: { description?: string } = {}): Field<string | u
 export function vector(
   options: { dimensions: () => number; description?: string },
 ): Field<number[]> {
-  return field((value, name) => vectorValue(value, name, options.dimensions()), () => {
+  const parse = (value: unknown, name: string) => {
+    const dimensions = options.dimensions();
+    if (absent(value)) throw bad(`${name} is required`);
+    if (!Array.isArray(value)) throw bad(`${name} must be an array of numbers`);
+    if (value.length !== dimensions) {
+      throw bad(`${name} must have exactly ${dimensions} numbers (the index's dimensions)`);
+    }
+    if (!value.every((x) => typeof x === "number" && Number.isFinite(x))) {
+      throw bad(`${name} must contain only finite numbers`);
+    }
+    return value as number[];
+  };
+  return field(parse, () => {
     const size = options.dimensions();
     return described(
       { type: "array", items: { type: "number" }, minItems: size, maxItems: size },
@@ -262,17 +271,13 @@ export function embedTexts(max: number): FieldGroup<{ texts: string[]; one: bool
     kind: "group",
     parse(object) {
       if (absent(object.text) === absent(object.texts)) {
-        throw new SvcError(
-          "bad_request",
-          `Send either text or texts (1 to ${MAX_EMBED_TEXTS} of them), not both`,
-        );
+        throw bad(`Send either text or texts (1 to ${MAX_EMBED_TEXTS} of them), not both`);
       }
       if (absent(object.texts)) return { texts: [one.parse(object.text, "text")], one: true };
       const texts = many.parse(object.texts, "texts");
       const bytes = texts.reduce((sum, text) => sum + utf8Length(text), 0);
       if (bytes > MAX_EMBED_TOTAL_BYTES) {
-        throw new SvcError(
-          "bad_request",
+        throw bad(
           `texts must hold at most ${MAX_EMBED_TOTAL_BYTES / 1024} KiB of UTF-8 together ` +
             `(got ${bytes} bytes): send them in several requests`,
         );
@@ -297,10 +302,7 @@ export function manualBlob(): FieldGroup<
   const bytes = base64({ description: "The client's ciphertext, stored as it is." });
   const id = field((value, name) => {
     if (typeof value !== "string" || !BLOB_ID.test(value)) {
-      throw new SvcError(
-        "bad_request",
-        `${name} must be a blob id (1 to 128 base64url characters)`,
-      );
+      throw bad(`${name} must be a blob id (1 to 128 base64url characters)`);
     }
     return value;
   }, () => ({
@@ -313,7 +315,7 @@ export function manualBlob(): FieldGroup<
     kind: "group",
     parse(object) {
       if (absent(object.encrypted_data) === absent(object.blob_id)) {
-        throw new SvcError("bad_request", "Send one of encrypted_data and blob_id, not both");
+        throw bad("Send one of encrypted_data and blob_id, not both");
       }
       return absent(object.blob_id)
         ? { ciphertext: bytes.parse(object.encrypted_data, "encrypted_data") }
