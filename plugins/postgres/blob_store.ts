@@ -103,8 +103,7 @@ export class PgBlobStore implements BlobStore {
       "read the blob",
       options?.signal,
     );
-    // A copy in a plain Uint8Array (the client hands out a Node Buffer).
-    return rows.length ? new Uint8Array(rows[0].bytes as Uint8Array) : null;
+    return rows.length ? rows[0].bytes as Uint8Array<ArrayBuffer> : null;
   }
 
   async delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void> {

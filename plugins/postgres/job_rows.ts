@@ -16,8 +16,8 @@ import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealin
 export interface JobRow {
   job_id: string;
   status: JobRecord["status"];
-  sealed_key: Uint8Array;
-  sealed_error: Uint8Array | null;
+  sealed_key: Uint8Array<ArrayBuffer>;
+  sealed_error: Uint8Array<ArrayBuffer> | null;
   has_error: boolean;
   blob_id: string | null;
   memory_id: string | null;
@@ -41,20 +41,14 @@ const KEYS_KEPT = 4096;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A copy of `bytes` as a plain `Uint8Array` (the client returns Node `Buffer`s). */
-export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(bytes);
-}
-
 /** `plain` sealed under `key`, bound to the job (`<label>:<job id>`). */
 function seal(key: CryptoKey, label: string, jobId: string, plain: string) {
   return sealBytes(key, encoder.encode(plain), encoder.encode(`${label}:${jobId}`));
 }
 
 /** The text {@link seal} sealed. */
-async function open(key: CryptoKey, label: string, jobId: string, sealed: Uint8Array) {
-  const aad = encoder.encode(`${label}:${jobId}`);
-  return decoder.decode(await openBytes(key, plainBytes(sealed), aad));
+async function open(key: CryptoKey, label: string, jobId: string, sealed: Uint8Array<ArrayBuffer>) {
+  return decoder.decode(await openBytes(key, sealed, encoder.encode(`${label}:${jobId}`)));
 }
 
 /** The seals of a job queue: its texts, and the owner, namespace and error of its records. */
@@ -84,7 +78,7 @@ export class JobSeals {
   }
 
   /** The text `sealText` sealed. */
-  openText(jobId: string, sealed: Uint8Array): Promise<string> {
+  openText(jobId: string, sealed: Uint8Array<ArrayBuffer>): Promise<string> {
     return open(this.#payloadKey, "svc-job", jobId, sealed);
   }
 

@@ -17,11 +17,11 @@
  * deliver should this one not finish it.
  */
 import type { CreateOptions, JobRecord, JobStore, JobWrite, StoredMessage } from "@svc/relayer/kit";
-import { type Database, pgCall } from "./database.ts";
+import { type Database, pgCall, type Sql, type Transaction } from "./database.ts";
 import { writeTogether } from "@svc/util/write_together";
 import { type AcceptRow, insertJobs, type JobUpdate, lockJobs, writeJobs } from "./job_batches.ts";
 import { CHANNEL, Delivery, type DeliveryOptions } from "./job_delivery.ts";
-import { type JobRow, type JobSeals, plainBytes } from "./job_rows.ts";
+import type { JobRow, JobSeals } from "./job_rows.ts";
 
 /** The settings of a `PgJobStore` (see `PgJobQueueOptions`): its listener's, and its creates'. */
 export interface PgJobStoreOptions extends DeliveryOptions {
@@ -102,8 +102,20 @@ export class PgJobStore implements JobStore {
 
   /** Inserts the rows in one statement, and learns their versions. */
   async #insert(rows: AcceptRow[]): Promise<void> {
-    const stamps = new Map((await insertJobs(this.#sql, rows)).map((r) => [r.job_id, r.stamp]));
-    for (const { record } of rows) this.#stamps.set(record, stamps.get(record.job_id)!);
+    this.#learn(rows.map(({ record }) => record), await insertJobs(this.#sql, rows));
+  }
+
+  /** Learns the row versions `stamped` of `records`; returns the records stamped, by job id. */
+  #learn(records: JobRecord[], stamped: { job_id: string; stamp: string }[]) {
+    const stamps = new Map(stamped.map(({ job_id, stamp }) => [job_id, stamp]));
+    const learnt = new Map<string, JobRecord>();
+    for (const record of records) {
+      const stamp = stamps.get(record.job_id);
+      if (stamp === undefined) continue;
+      this.#stamps.set(record, stamp);
+      learnt.set(record.job_id, record);
+    }
+    return learnt;
   }
 
   async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
@@ -112,19 +124,17 @@ export class PgJobStore implements JobStore {
       this.#sql<(JobRow & { stamp: string })[]>`
         select *, xmin::text as stamp from svc_jobs_job
         where job_id = any(${jobIds}::text[]) and expires_at > ${this.#options.now()}`);
-    const records = new Map<string, JobRecord>();
-    for (const row of rows) {
-      const record = await this.#seals.recordOf(row);
-      this.#stamps.set(record, row.stamp);
-      records.set(row.job_id, record);
-    }
+    const records = this.#learn(await Promise.all(rows.map((r) => this.#seals.recordOf(r))), rows);
     return jobIds.map((id) => records.get(id) ?? null);
   }
 
   /**
    * A job changes once per call, at most (the first of its changes), as the module
-   * documentation tells. The statement and the transaction commit apart: should the second fail,
-   * the first's changes stay.
+   * documentation tells. Those made from records whose row versions are known are written to
+   * those versions in one statement; the others, and those whose rows changed meanwhile (or
+   * another transaction holds them) or whose change did not apply to the record seen, in one
+   * locking transaction, which decides on the rows. The two commit apart: should the second
+   * fail, the first's changes stay.
    */
   async write(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
     const written: (JobRecord | null)[] = changes.map(() => null);
@@ -132,49 +142,23 @@ export class PgJobStore implements JobStore {
     changes.forEach((write, i) => {
       if (!firsts.has(write.seen.job_id)) firsts.set(write.seen.job_id, i);
     });
-    const known = [...firsts.values()].filter((i) => this.#stamps.has(changes[i].seen));
-    const unknown = [...firsts.values()].filter((i) => !this.#stamps.has(changes[i].seen));
-    const moved = known.length > 0 ? await this.#writeKnown(changes, known, written) : [];
-    const locked = [...unknown, ...moved];
+    const indexes = [...firsts.values()];
+    const now = this.#options.now();
+    const updates = indexes.flatMap((i) => {
+      const { seen } = changes[i];
+      const stamp = this.#stamps.get(seen);
+      const next = stamp === undefined ? null : changes[i].change(seen);
+      return next ? [this.#update(next, seen, changes[i], now, stamp!)] : [];
+    });
+    if (updates.length > 0) {
+      const saved = await pgCall("save the jobs", () => this.#save(this.#sql, updates, now));
+      for (const i of indexes) written[i] = saved.get(changes[i].seen.job_id) ?? null;
+    }
+    const locked = indexes.filter((i) => written[i] === null);
     if (locked.length === 0) return written;
     const results = await pgCall("save the jobs", () => this.#apply(locked.map((i) => changes[i])));
     locked.forEach((i, k) => written[i] = results[k]);
     return written;
-  }
-
-  /**
-   * Writes the changes at `indexes`, made from records whose row versions are known, to those
-   * versions in one statement, and fills `written` for those it wrote. Resolves to the indexes
-   * of the others: their rows changed meanwhile (or another transaction holds them), or their
-   * change did not apply to the record seen, which the locking transaction decides on the row.
-   */
-  async #writeKnown(
-    changes: JobWrite[],
-    indexes: number[],
-    written: (JobRecord | null)[],
-  ): Promise<number[]> {
-    const now = this.#options.now();
-    const made = new Map<string, { i: number; next: JobRecord }>();
-    const undecided: number[] = [];
-    for (const i of indexes) {
-      const next = changes[i].change(changes[i].seen);
-      if (next) made.set(next.job_id, { i, next });
-      else undecided.push(i);
-    }
-    if (made.size === 0) return undecided;
-    const updates = await Promise.all(
-      [...made.values()].map(({ i, next }) =>
-        this.#update(next, changes[i].seen, changes[i], now, this.#stamps.get(changes[i].seen)!)
-      ),
-    );
-    const stamped = await pgCall("save the jobs", () => writeJobs(this.#sql, updates, now));
-    for (const { job_id, stamp } of stamped) {
-      const { i, next } = made.get(job_id)!;
-      this.#stamps.set(next, stamp);
-      written[i] = next;
-      made.delete(job_id);
-    }
-    return [...undecided, ...[...made.values()].map(({ i }) => i)];
   }
 
   /**
@@ -192,14 +176,15 @@ export class PgJobStore implements JobStore {
       const updates = written.flatMap((next, i) =>
         next ? [this.#update(next, stored[i]!, changes[i], now, null)] : []
       );
-      if (updates.length === 0) return written;
-      const stamped = await writeJobs(tx, await Promise.all(updates), now);
-      const stamps = new Map(stamped.map((row) => [row.job_id, row.stamp]));
-      for (const record of written) {
-        if (record) this.#stamps.set(record, stamps.get(record.job_id)!);
-      }
+      if (updates.length > 0) await this.#save(tx, updates, now);
       return written;
     }) as Promise<(JobRecord | null)[]>;
+  }
+
+  /** Writes the updates in one statement; returns the records written, by job id. */
+  async #save(sql: Sql | Transaction, updates: Promise<JobUpdate>[], now: number) {
+    const ready = await Promise.all(updates);
+    return this.#learn(ready.map(({ record }) => record), await writeJobs(sql, ready, now));
   }
 
   /** What to write for `record`, as `write` changed `stored`, to the row version `stamp`. */
@@ -232,7 +217,7 @@ export class PgJobStore implements JobStore {
     const rows = await pgCall(
       "read the jobs' texts",
       () =>
-        this.#sql<{ job_id: string; sealed: Uint8Array }[]>`
+        this.#sql<{ job_id: string; sealed: Uint8Array<ArrayBuffer> }[]>`
         select t.job_id, t.sealed from svc_jobs_text t join svc_jobs_job j using (job_id)
         where t.job_id = any(${jobIds}::text[]) and j.expires_at > ${this.#options.now()}`,
     );
@@ -247,10 +232,10 @@ export class PgJobStore implements JobStore {
     const rows = await pgCall(
       "read the ciphertexts",
       () =>
-        this.#sql<{ job_id: string; bytes: Uint8Array }[]>`
+        this.#sql<{ job_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
         select job_id, bytes from svc_jobs_ciphertext where job_id = any(${jobIds}::text[])`,
     );
-    const bytes = new Map(rows.map((row) => [row.job_id, plainBytes(row.bytes)]));
+    const bytes = new Map(rows.map((row) => [row.job_id, row.bytes]));
     return jobIds.map((id) => bytes.get(id) ?? null);
   }
 

@@ -117,8 +117,7 @@ export class PgKeyStore implements KeyStore {
       const found = new Map(
         rows.map((row) => [
           `${(row.memory as Uint8Array).toHex()}/${row.key_tag}`,
-          // A copy in a plain Uint8Array (the client hands out a Node Buffer).
-          new Uint8Array(row.wrapped as Uint8Array),
+          row.wrapped as Uint8Array<ArrayBuffer>,
         ]),
       );
       return places.map(({ keyTag }, i) => found.get(`${memories[i].toHex()}/${keyTag}`) ?? null);
