@@ -63,11 +63,6 @@ export class PgBlobStore implements BlobStore {
     this.#places = places;
   }
 
-  /** The database's pool now (it is renewed after a lost connection). */
-  get #sql(): postgres.Sql {
-    return this.#database.sql;
-  }
-
   /** The store on `options.database`, its keyed hashes derived from `options.secret`. */
   static async open(options: PgBlobStoreOptions): Promise<PgBlobStore> {
     return new PgBlobStore(options.database, await BlobPlaces.derive(options.secret));
@@ -82,7 +77,7 @@ export class PgBlobStore implements BlobStore {
     const place = this.#places.place(meta.owner, meta.namespace);
     // The first put of these bytes decides their metadata: they belong to its memory.
     const [holder] = await query(
-      this.#sql`insert into svc_blobs_objects
+      this.#database.sql`insert into svc_blobs_objects
         (id, place, memory_id, created_at, sealed_vector, sealed_attributes, bytes)
         values (${blobId}, ${place}, ${meta.memoryId}, ${meta.createdAt},
           ${meta.sealedVector ?? null}, ${meta.sealedAttributes ?? null}, ${bytes})
@@ -99,7 +94,7 @@ export class PgBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return null;
     const rows = await query(
-      this.#sql`select bytes from svc_blobs_objects where id = ${blobId}`,
+      this.#database.sql`select bytes from svc_blobs_objects where id = ${blobId}`,
       "read the blob",
       options?.signal,
     );
@@ -111,7 +106,7 @@ export class PgBlobStore implements BlobStore {
     if (!BLOB_ID.test(blobId)) return;
     const memoryId = options?.memoryId ?? null;
     await query(
-      this.#sql`delete from svc_blobs_objects
+      this.#database.sql`delete from svc_blobs_objects
         where id = ${blobId} and (${memoryId}::text is null or memory_id = ${memoryId})`,
       "delete the blob",
       options?.signal,
@@ -126,7 +121,7 @@ export class PgBlobStore implements BlobStore {
     const place = this.#places.place(owner, namespace);
     const limit = options.limit === undefined ? null : Math.max(0, Math.floor(options.limit));
     const rows = await query(
-      this.#sql`select id, memory_id, created_at, sealed_vector, sealed_attributes
+      this.#database.sql`select id, memory_id, created_at, sealed_vector, sealed_attributes
         from svc_blobs_objects
         where place = ${place}
         order by created_at desc, id desc

@@ -15,7 +15,6 @@
  * cached (the gets of one turn are one query), so an erase is final on every relayer the moment
  * it commits, and no notification is needed.
  */
-import type postgres from "postgres";
 import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { readTogether } from "@svc/util/read_together";
 import { writeTogether } from "@svc/util/write_together";
@@ -47,11 +46,6 @@ export class PgKeyStore implements KeyStore {
   private constructor(database: Database, naming: CryptoKey) {
     this.#database = database;
     this.#naming = naming;
-  }
-
-  /** The database's pool now (it is renewed after a lost connection). */
-  get #sql(): postgres.Sql {
-    return this.#database.sql;
   }
 
   /** The key store on `options.database`, its keyed hashes derived from `options.secret`. */
@@ -94,7 +88,8 @@ export class PgKeyStore implements KeyStore {
           key_tag: place.keyTag,
           wrapped,
         })));
-        await this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
+        const sql = this.#database.sql;
+        await sql`insert into svc_cipher_keys_wrapped ${sql(rows)}
           on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`;
       }),
     { limits: [MAX_BATCH] },
@@ -109,7 +104,7 @@ export class PgKeyStore implements KeyStore {
       const memories = await Promise.all(
         places.map(({ owner, memoryId }) => this.#memory(owner, memoryId)),
       );
-      const sql = this.#sql;
+      const sql = this.#database.sql;
       const rows = await sql`select w.memory, w.key_tag, w.wrapped from svc_cipher_keys_wrapped w
         join unnest(${sql.array(memories, BYTEA)}::bytea[],
           ${sql.array(places.map(({ keyTag }) => keyTag))}::text[]) as asked(memory, key_tag)
@@ -131,9 +126,10 @@ export class PgKeyStore implements KeyStore {
       const memories = await Promise.all(
         ids.slice(at, at + MAX_BATCH).map((memoryId) => this.#memory(owner, memoryId)),
       );
+      const sql = this.#database.sql;
       await pgCall(
         "erase keys",
-        () => this.#sql`delete from svc_cipher_keys_wrapped where memory in ${this.#sql(memories)}`,
+        () => sql`delete from svc_cipher_keys_wrapped where memory in ${sql(memories)}`,
       );
     }
   }
