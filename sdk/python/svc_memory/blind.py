@@ -263,11 +263,11 @@ def _start_driver(base_url: str, reads: List[str], cache_file: Optional[str]) ->
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SvcError(f"Not a relayer URL: {base_url!r}", code="bad_request")
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    # The index lives in an in-memory Deno KV, which Deno names ":memory:".
-    writes = [":memory:", *([cache_file, cache_file + ".tmp"] if cache_file else [])]
+    writes = [cache_file, cache_file + ".tmp"] if cache_file else []
     flags = [
-        "--no-prompt", "--quiet", "--unstable-kv", f"--allow-net={parts.hostname}:{port}",
-        f"--allow-read={','.join([*reads, *writes])}", f"--allow-write={','.join(writes)}",
+        "--no-prompt", "--quiet", f"--allow-net={parts.hostname}:{port}",
+        f"--allow-read={','.join([*reads, *writes])}",
+        *([f"--allow-write={','.join(writes)}"] if writes else []),
     ]
     return subprocess.Popen(
         [find_deno_bin(), "run", *flags, str(DRIVER)],
