@@ -25,13 +25,8 @@ export class BlobCache {
   /** The cached bytes, or `null` on a miss (a corrupt file counts as a miss and is removed). */
   async read(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     const path = this.#pathOf(blobId);
-    let file: Uint8Array<ArrayBuffer>;
-    try {
-      file = await Deno.readFile(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return null;
-      throw error;
-    }
+    const file = await nullIfMissing(Deno.readFile(path));
+    if (!file) return null;
     const bytes = file.slice(DIGEST_BYTES);
     if (
       file.length >= DIGEST_BYTES &&

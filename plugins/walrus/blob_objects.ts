@@ -307,15 +307,6 @@ export class BlobObjects {
     });
   }
 
-  /** The full attributes of blob objects (read from the chain, vectors included). */
-  async fullAttributes(
-    objectIds: string[],
-    signal?: AbortSignal,
-  ): Promise<Map<string, Record<string, string>>> {
-    const read = await this.#fetchAttributes(objectIds, signal);
-    return new Map([...read].map(([id, { attributes }]) => [id, attributes]));
-  }
-
   /** Attributes from the cache, or read from the chain (then complete). */
   async #readAttributes(
     objectIds: string[],
@@ -328,19 +319,22 @@ export class BlobObjects {
       if (cached) found.set(objectId, cached);
       else missing.push(objectId);
     }
-    for (const [id, read] of await this.#fetchAttributes(missing, signal)) {
-      this.#attributes.set(id, withoutVector(read.attributes));
-      found.set(id, read);
+    for (const [id, attributes] of await this.fullAttributes(missing, signal)) {
+      this.#attributes.set(id, withoutVector(attributes));
+      found.set(id, { attributes, complete: true });
     }
     return found;
   }
 
-  /** Reads `metadata` fields, 50 per call; objects without one are left out. */
-  async #fetchAttributes(
+  /**
+   * The full attributes of blob objects, read from the chain (vectors included) 50 per call;
+   * objects without any are left out.
+   */
+  async fullAttributes(
     objectIds: string[],
     signal?: AbortSignal,
-  ): Promise<Map<string, CachedAttributes>> {
-    const found = new Map<string, CachedAttributes>();
+  ): Promise<Map<string, Record<string, string>>> {
+    const found = new Map<string, Record<string, string>>();
     for (let at = 0; at < objectIds.length; at += PAGE) {
       const chunk = objectIds.slice(at, at + PAGE);
       const { objects } = await this.#options.client.core.getObjects({
@@ -356,7 +350,7 @@ export class BlobObjects {
         if (!field.content) return;
         // A `Field<vector<u8>, Metadata>`: id ‖ name ‖ value.
         const value = field.content.slice(ADDRESS_BYTES + METADATA_NAME.length);
-        found.set(chunk[i], { attributes: parseMetadataField(value), complete: true });
+        found.set(chunk[i], parseMetadataField(value));
       });
     }
     return found;
