@@ -36,7 +36,6 @@ export interface DecryptorContext {
   suiClient: SuiJsonRpcClient;
   packageId: string;
   keyServers: { objectId: string; weight: number }[];
-  verifyKeyServers: boolean;
   sessionTtlMinutes: number;
   timeoutMs: number;
   /** How long the first decrypt of a round waits for others to join it, ms. */
@@ -136,8 +135,7 @@ export class DelegateDecryptor {
   }
 
   #newSession(): Promise<Session> {
-    const { suiClient, packageId, keyServers, verifyKeyServers, sessionTtlMinutes, timeoutMs } =
-      this.#context;
+    const { suiClient, packageId, keyServers, sessionTtlMinutes, timeoutMs } = this.#context;
     const session = (async () => {
       const sessionKey = await SessionKey.create({
         address: this.address,
@@ -150,7 +148,8 @@ export class DelegateDecryptor {
       const client = new SealClient({
         suiClient,
         serverConfigs: keyServers,
-        verifyKeyServers,
+        // The cipher's shared client checks the proofs of possession once; sessions reuse that.
+        verifyKeyServers: false,
         timeout: timeoutMs,
       });
       const renewAt = Date.now() + Math.max(sessionTtlMinutes * 60_000 - 60_000, 30_000);

@@ -9,6 +9,7 @@
  * const id = identityHex(ownerAddress, suffix); // 96 hex digits, as in the EncryptedObject
  * ```
  */
+import { sha256Hex } from "@svc/util/keys";
 
 /** Bytes after the owner's address in an identity. */
 export const SUFFIX_BYTES = 16;
@@ -22,11 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function memorySuffix(memoryId: string): Promise<Uint8Array<ArrayBuffer>> {
   if (UUID.test(memoryId)) return Uint8Array.fromHex(memoryId.replaceAll("-", "").toLowerCase());
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(`svc-seal-memory:${memoryId}`),
-  );
-  return new Uint8Array(digest.slice(0, SUFFIX_BYTES));
+  const digest = await sha256Hex(`svc-seal-memory:${memoryId}`);
+  return Uint8Array.fromHex(digest.slice(0, 2 * SUFFIX_BYTES));
 }
 
 /** The identity as lowercase hex without `0x` (as `EncryptedObject.id` holds it). */

@@ -410,8 +410,6 @@ export class SealCipher implements Cipher {
       suiClient: this.#suiClient,
       packageId: this.#options.packageId,
       keyServers: this.#options.keyServers,
-      // The shared client checks the proofs of possession once; sessions reuse that result.
-      verifyKeyServers: false,
       sessionTtlMinutes: this.#options.sessionTtlMinutes,
       timeoutMs: this.#options.timeoutMs,
       batchWindowMs: this.#options.batchWindowMs,
