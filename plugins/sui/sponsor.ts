@@ -142,7 +142,6 @@ export class SuiSponsor implements Sponsor {
       throw rejected("malformed", "The sender must be an address: 0x and 64 lowercase hex");
     }
     const kind = this.#checkKind(transactionKind);
-    this.#sweep();
     this.#checkRoom();
     const call = { signal: options.signal, timeoutMs: this.#options.timeoutMs };
     const rpc = <T>(task: (signal: AbortSignal) => Promise<T>) =>
@@ -154,7 +153,6 @@ export class SuiSponsor implements Sponsor {
       ])
     );
     // Picked and reserved in one synchronous step: a concurrent call cannot take the same coin.
-    this.#sweep();
     this.#checkRoom();
     const inUse = new Set([...this.#pending.values()].map((p) => p.coinId));
     const coin = coins.data.find((c) =>
@@ -210,8 +208,15 @@ export class SuiSponsor implements Sponsor {
     }
   }
 
-  /** `rate_limited` when the transactions waiting for a signature (or being built) are at the cap. */
+  /**
+   * Drops the expired transactions, then `rate_limited` when those waiting for a signature (or
+   * being built) are at the cap.
+   */
   #checkRoom() {
+    const now = this.#now();
+    for (const [digest, pending] of this.#pending) {
+      if (now > pending.expiresAt) this.#pending.delete(digest);
+    }
     if (this.#pending.size + this.#reserved.size >= this.#maxPending) {
       throw new SvcError(
         "rate_limited",
@@ -370,13 +375,6 @@ export class SuiSponsor implements Sponsor {
     return new SvcError("bad_request", `Cannot execute the transaction: ${error ?? "it failed"}`, {
       details: { reason: "execution_failed" },
     });
-  }
-
-  #sweep() {
-    const now = this.#now();
-    for (const [digest, pending] of this.#pending) {
-      if (now > pending.expiresAt) this.#pending.delete(digest);
-    }
   }
 }
 
