@@ -199,10 +199,10 @@ export class SuiAccountDirectory implements AccountDirectory {
   }
 }
 
-function shapeError(what: string, detail: string): SvcError {
+function malformedAccount(detail: string): SvcError {
   return new SvcError(
     "backend_unavailable",
-    `Cannot resolve a delegate key: the ${what} is malformed (${detail})`,
+    `Cannot resolve a delegate key: the account is malformed (${detail})`,
   );
 }
 
@@ -250,7 +250,7 @@ function integerOf(value: unknown): bigint | null {
 function parseKey(entry: unknown): AccountKey {
   const k = unwrap(entry);
   const bytes = bytesOf(k.public_key);
-  if (!bytes) throw shapeError("account", "a public_key is not bytes");
+  if (!bytes) throw malformedAccount("a public_key is not bytes");
   const key: AccountKey = {
     publicKey: bytes.toHex(),
     label: typeof k.label === "string" ? k.label : "",
@@ -259,13 +259,13 @@ function parseKey(entry: unknown): AccountKey {
   if (k.namespaces !== undefined) {
     const namespaces = k.namespaces;
     if (!Array.isArray(namespaces) || !namespaces.every((n) => typeof n === "string")) {
-      throw shapeError("account", "a key's namespaces are not strings");
+      throw malformedAccount("a key's namespaces are not strings");
     }
     if (namespaces.length > 0) key.scope.namespaces = [...new Set(namespaces)].sort();
   }
   if (k.operations !== undefined) {
     const mask = integerOf(k.operations);
-    if (mask === null || mask > 255n) throw shapeError("account", "a key's operations is no u8");
+    if (mask === null || mask > 255n) throw malformedAccount("a key's operations is no u8");
     const operations = operationsOfMask(Number(mask));
     // A mask of bits that are no operation (never written by the module) allows nothing.
     if (operations) key.scope.operations = operations;
@@ -273,7 +273,7 @@ function parseKey(entry: unknown): AccountKey {
   }
   if (k.expires_at !== undefined) {
     const at = integerOf(k.expires_at);
-    if (at === null) throw shapeError("account", "a key's expires_at is no u64");
+    if (at === null) throw malformedAccount("a key's expires_at is no u64");
     // 0 is never; so is a time past what a Date holds (the year 275760).
     if (at !== 0n && at <= MAX_DATE_MS) key.expiresAt = Number(at);
   }
@@ -285,13 +285,11 @@ export function parseAccount(
   fields: unknown,
 ): { owner: string; active: boolean; keys: AccountKey[] } {
   const f = unwrap(fields);
-  if (!isObjectId(f.owner)) {
-    throw shapeError("account", "owner is not an address");
-  }
+  if (!isObjectId(f.owner)) throw malformedAccount("owner is not an address");
   const active = f.active === true || f.active === "true";
   if (!active && f.active !== false && f.active !== "false") {
-    throw shapeError("account", "active is not a boolean");
+    throw malformedAccount("active is not a boolean");
   }
-  if (!Array.isArray(f.delegate_keys)) throw shapeError("account", "delegate_keys is not a vector");
+  if (!Array.isArray(f.delegate_keys)) throw malformedAccount("delegate_keys is not a vector");
   return { owner: normalizeSuiAddress(f.owner), active, keys: f.delegate_keys.map(parseKey) };
 }
