@@ -57,7 +57,6 @@ export const WalrusBlob = bcs.struct("Blob", {
 export interface BlobObjectInfo {
   blobId: string;
   certified: boolean;
-  endEpoch: number;
 }
 
 /** Parses a `Blob` object's BCS contents. */
@@ -66,7 +65,6 @@ export function parseBlobObject(contents: Uint8Array): BlobObjectInfo {
   return {
     blobId: blobIdFromInt(BigInt(blob.blob_id)),
     certified: blob.certified_epoch !== null && blob.certified_epoch !== undefined,
-    endEpoch: blob.storage.end_epoch,
   };
 }
 
