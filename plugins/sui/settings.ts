@@ -3,6 +3,7 @@
  * Walrus plugins read the shared ones (the full node, the package) through the same functions,
  * so a missing or malformed setting is reported once.
  */
+import { decodeSuiPrivateKey } from "@mysten/sui/cryptography";
 import { type SettingsReader, shown } from "@svc/relayer/kit";
 
 import type { SuiAccountDirectoryOptions } from "./account_directory.ts";
@@ -68,31 +69,24 @@ export function readSuiPrivateKey(read: SettingsReader, name: string): string | 
   return value;
 }
 
-const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-const GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-const SCHEMES = ["Ed25519", "Secp256k1", "Secp256r1"];
-
 /**
  * Why a `suiprivkey1…` string (its characters already checked) is not an Ed25519 key as Sui
  * wallets export it (Bech32, BIP-173: a flag byte, then 32 bytes); `undefined` when it is one.
  */
 function bech32KeyProblem(text: string): string | undefined {
-  const words = [...text.slice("suiprivkey1".length)].map((c) => BECH32.indexOf(c));
-  const hrp = [..."suiprivkey"].map((c) => c.charCodeAt(0));
-  let check = 1;
-  for (const word of [...hrp.map((c) => c >> 5), 0, ...hrp.map((c) => c & 31), ...words]) {
-    const top = check >>> 25;
-    check = ((check & 0x1ffffff) << 5) ^ word;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) check ^= GENERATOR[i];
+  let decoded;
+  try {
+    decoded = decodeSuiPrivateKey(text);
+  } catch (error) {
+    // Bech32's own checks: the checksum, then its padding (a length no key has).
+    return /^Invalid checksum/.test((error as Error).message)
+      ? "is not a valid suiprivkey (its checksum does not match)"
+      : "is not a valid suiprivkey (wrong length)";
   }
-  if (check !== 1) return "is not a valid suiprivkey (its checksum does not match)";
-  // 33 bytes are 53 five-bit words, the last one's low bit padding (zero), then 6 of checksum.
-  if (words.length !== 59 || (words[52] & 1) !== 0) {
-    return "is not a valid suiprivkey (wrong length)";
-  }
-  const flag = (words[0] << 3) | (words[1] >> 2);
-  if (flag !== 0) {
-    return `is a ${SCHEMES[flag] ?? "non-Ed25519"} key; only Ed25519 keys are supported`;
+  if (decoded.secretKey.length !== 32) return "is not a valid suiprivkey (wrong length)";
+  if (decoded.scheme !== "ED25519") {
+    const named = decoded.scheme === "Secp256k1" || decoded.scheme === "Secp256r1";
+    return `is a ${named ? decoded.scheme : "non-Ed25519"} key; only Ed25519 keys are supported`;
   }
   return undefined;
 }
