@@ -15,13 +15,7 @@
  * ```
  * @module
  */
-import {
-  addressOf,
-  type KeyPair,
-  keyPairFromSeed,
-  sha256Hex,
-  timingSafeEqual,
-} from "@svc/util/keys";
+import { addressOf, sha256Hex, timingSafeEqual } from "@svc/util/keys";
 import { inTurn } from "@svc/util/in_turn";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
@@ -229,7 +223,6 @@ export class BlindMemory {
   /** The namespace it serves. */
   readonly namespace: string;
   #sender: SignedSender;
-  #key: KeyPair;
   #options: BlindMemoryOptions;
   #vectors: VectorStore;
   #owner?: string;
@@ -237,23 +230,21 @@ export class BlindMemory {
   /** Runs the syncs one after another (see `sync`). */
   readonly #syncs = inTurn();
 
-  private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
+  private constructor(options: BlindMemoryOptions, sender: SignedSender) {
     this.namespace = options.namespace ?? "default";
     this.#sender = sender;
-    this.#key = key;
     this.#options = options;
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
   }
 
   /** A client of the namespace; nothing is sent until it is used. */
   static async open(options: BlindMemoryOptions): Promise<BlindMemory> {
-    const sender = await SignedSender.open(options);
-    return new BlindMemory(options, sender, await keyPairFromSeed(options.privateKey));
+    return new BlindMemory(options, await SignedSender.open(options));
   }
 
   /** The public key of this client's delegate key (64 hex characters). */
   get publicKey(): string {
-    return this.#key.publicKey;
+    return this.#sender.publicKey;
   }
 
   async #json<T>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) {
@@ -294,7 +285,7 @@ export class BlindMemory {
     const index = new LocalIndex(this.#options.embedder, this.#vectors, hasher, seal, reranker);
     const cache = cacheFile === undefined ? undefined : await BlindCache.open(
       cacheFile,
-      this.#key.privateKey,
+      this.#options.privateKey,
       this.namespace,
       await sha256Hex(keys.entries),
     );
@@ -329,7 +320,7 @@ export class BlindMemory {
     }
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
-      const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
+      const contentKey = await unwrapWith(wrapped, this.#options.privateKey, this.namespace);
       return { contentKey, wrapped: head.wrapped };
     }
     const { seal } = this.#options;
@@ -343,7 +334,7 @@ export class BlindMemory {
     const contentKey = await seal.decrypt(
       await this.#ownerAddress(),
       Uint8Array.fromBase64(head.sealed_key),
-      { credentials: { delegatePrivateKey: this.#key.privateKey } },
+      { credentials: { delegatePrivateKey: this.#options.privateKey } },
     );
     return { contentKey, wrapped: undefined };
   }
@@ -689,7 +680,7 @@ export class BlindMemory {
     const { seal, cacheFile } = this.#options;
     if (head?.key_id && seal) {
       await seal.erase(await this.#ownerAddress(), [head.key_id], {
-        credentials: { delegatePrivateKey: this.#key.privateKey },
+        credentials: { delegatePrivateKey: this.#options.privateKey },
       });
     }
     const query = this.#query({ confirm: this.namespace });

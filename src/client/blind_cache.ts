@@ -9,7 +9,7 @@
  * holds. An erase rewrites the file without the erased entry.
  */
 import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
-import { writeWhole } from "@svc/util/files";
+import { nullIfMissing, writeWhole } from "@svc/util/files";
 import { SvcError } from "../errors.ts";
 
 /** A record of the log as the relayer serves it: an entry (`sealed`), or a tombstone. */
@@ -53,13 +53,8 @@ export class BlindCache {
 
   /** Every record the file holds, oldest first; cuts the file after the last whole frame. */
   async read(): Promise<LogRecord[]> {
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(this.#path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return [];
-      throw error;
-    }
+    const bytes = await nullIfMissing(Deno.readFile(this.#path));
+    if (!bytes) return [];
     const records: LogRecord[] = [];
     let at = 0;
     while (at + 4 <= bytes.byteLength) {

@@ -8,6 +8,7 @@ import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 import { sleep } from "@svc/util/sleep";
 import { signRequest } from "../auth/signing.ts";
 import { isErrorCode, SvcError } from "../errors.ts";
+import { LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 
 /** How to reach the relayer and sign for it. */
 export interface SvcClientOptions {
@@ -69,8 +70,7 @@ function asksModel(path: string): boolean {
 /** https, or plain http to this machine: where a private key may travel. */
 function privateChannel(baseUrl: string): boolean {
   const url = new URL(baseUrl);
-  return url.protocol === "https:" ||
-    ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  return url.protocol === "https:" || LOOPBACK_HOSTS.includes(url.hostname);
 }
 
 /**

@@ -26548,13 +26548,8 @@ ${keyId}`);
   }
   /** Every record the file holds, oldest first; cuts the file after the last whole frame. */
   async read() {
-    let bytes;
-    try {
-      bytes = await Deno.readFile(this.#path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return [];
-      throw error;
-    }
+    const bytes = await nullIfMissing(Deno.readFile(this.#path));
+    if (!bytes) return [];
     const records = [];
     let at = 0;
     while (at + 4 <= bytes.byteLength) {
@@ -28524,6 +28519,13 @@ async function signRequest(input) {
   return headers;
 }
 
+// src/http/relayer_names.ts
+var LOOPBACK_HOSTS = [
+  "localhost",
+  "127.0.0.1",
+  "[::1]"
+];
+
 // src/client/signed_sender.ts
 var DECRYPTING_PATHS = /* @__PURE__ */ new Set([
   "/api/remember",
@@ -28542,11 +28544,7 @@ function asksModel(path) {
 }
 function privateChannel(baseUrl) {
   const url = new URL(baseUrl);
-  return url.protocol === "https:" || [
-    "localhost",
-    "127.0.0.1",
-    "[::1]"
-  ].includes(url.hostname);
+  return url.protocol === "https:" || LOOPBACK_HOSTS.includes(url.hostname);
 }
 function asRelayerReads(path) {
   if (/[#\p{Cc}]|^\s|\s$/u.test(path)) {
@@ -28720,28 +28718,25 @@ var BlindMemory = class _BlindMemory {
   /** The namespace it serves. */
   namespace;
   #sender;
-  #key;
   #options;
   #vectors;
   #owner;
   #opened;
   /** Runs the syncs one after another (see `sync`). */
   #syncs = inTurn();
-  constructor(options, sender, key) {
+  constructor(options, sender) {
     this.namespace = options.namespace ?? "default";
     this.#sender = sender;
-    this.#key = key;
     this.#options = options;
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
   }
   /** A client of the namespace; nothing is sent until it is used. */
   static async open(options) {
-    const sender = await SignedSender.open(options);
-    return new _BlindMemory(options, sender, await keyPairFromSeed(options.privateKey));
+    return new _BlindMemory(options, await SignedSender.open(options));
   }
   /** The public key of this client's delegate key (64 hex characters). */
   get publicKey() {
-    return this.#key.publicKey;
+    return this.#sender.publicKey;
   }
   async #json(method, path, body) {
     const content = body === void 0 ? void 0 : {
@@ -28785,7 +28780,7 @@ var BlindMemory = class _BlindMemory {
     const seal = await AttributeSeal.fromSecret(keys.attributes);
     const { cacheFile, reranker } = this.#options;
     const index = new LocalIndex(this.#options.embedder, this.#vectors, hasher, seal, reranker);
-    const cache = cacheFile === void 0 ? void 0 : await BlindCache.open(cacheFile, this.#key.privateKey, this.namespace, await sha256Hex(keys.entries));
+    const cache = cacheFile === void 0 ? void 0 : await BlindCache.open(cacheFile, this.#options.privateKey, this.namespace, await sha256Hex(keys.entries));
     const opened2 = {
       wrapped,
       contentKey,
@@ -28820,7 +28815,7 @@ var BlindMemory = class _BlindMemory {
     }
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
-      const contentKey2 = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
+      const contentKey2 = await unwrapWith(wrapped, this.#options.privateKey, this.namespace);
       return {
         contentKey: contentKey2,
         wrapped: head.wrapped
@@ -28832,7 +28827,7 @@ var BlindMemory = class _BlindMemory {
     }
     const contentKey = await seal.decrypt(await this.#ownerAddress(), Uint8Array.fromBase64(head.sealed_key), {
       credentials: {
-        delegatePrivateKey: this.#key.privateKey
+        delegatePrivateKey: this.#options.privateKey
       }
     });
     return {
@@ -29208,7 +29203,7 @@ var BlindMemory = class _BlindMemory {
         head.key_id
       ], {
         credentials: {
-          delegatePrivateKey: this.#key.privateKey
+          delegatePrivateKey: this.#options.privateKey
         }
       });
     }
