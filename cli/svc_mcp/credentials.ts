@@ -4,7 +4,7 @@
  * never through a symbolic link. A corrupt file is reported and treated as signed out.
  */
 import type { KeyLimitsJson } from "@svc/relayer/kit";
-import { writeWhole } from "@svc/util/files";
+import { nullIfMissing, writeWhole } from "@svc/util/files";
 
 export interface Credentials {
   version: 1;
@@ -78,11 +78,8 @@ async function isSymlink(path: string): Promise<boolean> {
  * new sign-in in another process replaced it after it was read).
  */
 async function keepPrivate(path: string, mode: number): Promise<void> {
-  try {
-    if (((await Deno.stat(path)).mode! & 0o077) !== 0) await Deno.chmod(path, mode);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
+  const info = await nullIfMissing(Deno.stat(path));
+  if (info && (info.mode! & 0o077) !== 0) await nullIfMissing(Deno.chmod(path, mode));
 }
 
 /** How old a save's temporary file must be to be taken as left by a save cut short. */
@@ -154,11 +151,10 @@ export class CredentialsFile {
 
   /** Writes the file atomically with mode 0600 in a directory with mode 0700. */
   async save(credentials: Credentials): Promise<void> {
-    if (await isSymlink(this.dir)) {
-      throw new Error(`Cannot save credentials: ${this.dir} is a symbolic link`);
-    }
-    if (await isSymlink(this.path)) {
-      throw new Error(`Cannot save credentials: ${this.path} is a symbolic link`);
+    for (const path of [this.dir, this.path]) {
+      if (await isSymlink(path)) {
+        throw new Error(`Cannot save credentials: ${path} is a symbolic link`);
+      }
     }
     await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
     if (POSIX) await Deno.chmod(this.dir, 0o700);
