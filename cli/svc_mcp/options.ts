@@ -205,16 +205,14 @@ export function parseStdioOptions(
       throw new UsageError("the namespace must not begin or end with a space");
     }
   }
-  const relayer = values.relayer !== undefined
-    ? url(values.relayer, "--relayer")
-    : preset?.relayer ??
-      (env.SVC_SERVER_URL ? url(env.SVC_SERVER_URL, "SVC_SERVER_URL") : undefined);
-  const webUrl = values["web-url"] !== undefined
-    ? url(values["web-url"], "--web-url")
-    : preset?.webUrl ??
-      (env.SVC_WEB_URL
-        ? url(env.SVC_WEB_URL, "SVC_WEB_URL")
-        : `http://localhost:${localPort("SVC_DASHBOARD_PORT", env.SVC_DASHBOARD_PORT, 5173)}`);
+  /** The URL of `--flag`, else the preset's, else that of the variable `name`, if any. */
+  const urlOf = (flag: "relayer" | "web-url", preset: string | undefined, name: string) =>
+    values[flag] !== undefined
+      ? url(values[flag], `--${flag}`)
+      : preset ?? (env[name] ? url(env[name], name) : undefined);
+  const relayer = urlOf("relayer", preset?.relayer, "SVC_SERVER_URL");
+  const webUrl = urlOf("web-url", preset?.webUrl, "SVC_WEB_URL") ??
+    `http://localhost:${localPort("SVC_DASHBOARD_PORT", env.SVC_DASHBOARD_PORT, 5173)}`;
   // Without a relayer here, a sign-in may fall back to the local one: its port is read now.
   if (relayer === undefined) localPort("SVC_PORT", env.SVC_PORT, 8000);
   const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname.slice(0, 40)}`);
