@@ -40,6 +40,7 @@ import {
   TAG_BYTES,
 } from "@svc/util/sealing";
 import { SvcError } from "@svc/relayer/kit";
+import { parseOrUndefined } from "./foreign.ts";
 
 /** The `format` of the header. */
 export const EXPORT_FORMAT = "svc-export";
@@ -260,12 +261,7 @@ export async function decryptExport(
   try {
     const read = await readHeaderLine(reader);
     rest = read.rest;
-    let header: unknown;
-    try {
-      header = JSON.parse(new TextDecoder().decode(read.line));
-    } catch {
-      throw new SvcError("bad_request", "Cannot read this file: it is not an svc export");
-    }
+    const header = parseOrUndefined(new TextDecoder().decode(read.line));
     validHeader(header);
     if (typeof secret === "string") {
       const { aes, check } = await deriveKeys(secret, header.kdf);
