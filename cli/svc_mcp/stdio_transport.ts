@@ -171,15 +171,11 @@ interface Unreadable {
 
 /** A line's text, trimmed; bytes that are not UTF-8 are replaced (`utf8: false`). */
 function decodeLine(parts: Uint8Array[]): { text: string; utf8: boolean } {
-  const decode = (fatal: boolean) => {
-    const decoder = new TextDecoder("utf-8", { fatal });
-    const last = parts.length - 1;
-    return parts.map((part, i) => decoder.decode(part, { stream: i < last })).join("").trim();
-  };
+  const bytes = concatBytes(...parts);
   try {
-    return { text: decode(true), utf8: true };
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim(), utf8: true };
   } catch {
-    return { text: decode(false), utf8: false };
+    return { text: new TextDecoder().decode(bytes).trim(), utf8: false };
   }
 }
 
