@@ -60,16 +60,15 @@ export interface PendingLogin {
  * its listener stops, then `done` settles.
  */
 class LoginEnding {
+  readonly #settle = Promise.withResolvers<Credentials>();
   /** Settles once the listener has stopped; see `PendingLogin.done`. */
-  readonly done: Promise<Credentials>;
-  #settle!: { resolve: (c: Credentials) => void; reject: (e: Error) => void };
+  readonly done = this.#settle.promise;
   #server: Deno.HttpServer;
   #expiry: ReturnType<typeof setTimeout>;
   #closing: Promise<void> | undefined;
   #decided: Credentials | Error | undefined;
 
   constructor(server: Deno.HttpServer, ttl: number) {
-    this.done = new Promise<Credentials>((resolve, reject) => this.#settle = { resolve, reject });
     this.done.catch(() => {}); // callers that never await it must not see an unhandled rejection
     this.#server = server;
     this.#expiry = setTimeout(() => this.end(new Error("The sign-in link expired")), ttl);
