@@ -144,32 +144,23 @@ export interface CallerIdentity {
   expires_at: string | null;
 }
 
-/** What narrows a list. */
-export interface ListOptions {
-  /** The namespace (`"default"` without one). */
-  namespace?: string;
+/** What narrows a list: the namespace, tags and times of recall, and the page. */
+export interface ListOptions extends Pick<RecallOptions, "namespace" | "tags" | "since" | "until"> {
   /** The page size, 1..500 (50 unless given). */
   limit?: number;
   /** The `next_cursor` of the previous page. */
   cursor?: string;
-  /** Only memories carrying every one of these tags. */
-  tags?: string[];
-  /** Only memories created at or after this time. */
-  since?: Date | string;
-  /** Only memories created before this time. */
-  until?: Date | string;
 }
 
-/** A new version of a memory: its text, and what changes besides. */
-export interface UpdateOptions {
+/**
+ * A new version of a memory: its text, and what changes besides (the expiry as remember sets
+ * it, counted from now); the old version's tags and expiry are kept unless given.
+ */
+export interface UpdateOptions extends Pick<RememberOptions, "ttlSeconds" | "expiresAt"> {
   /** The new text. */
   text: string;
-  /** The new version's tags; the old version's are kept unless given. */
+  /** The new version's tags. */
   tags?: string[];
-  /** Expire the new version this many seconds from now; the old expiry is kept unless given. */
-  ttlSeconds?: number;
-  /** Expire the new version at this time (instead of `ttlSeconds`). */
-  expiresAt?: Date | string;
 }
 
 /** What `update` answers: the job storing the new version. */
