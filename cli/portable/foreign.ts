@@ -55,6 +55,15 @@ function tagsOf(values: unknown[]): string[] {
 const isText = (value: unknown): value is string =>
   typeof value === "string" && value.trim() !== "";
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Adds what the record at `origin` `made`: its lines, or why it made none. */
+function take(out: ForeignImport, origin: string, made: ForeignLine[] | string): void {
+  if (typeof made === "string") out.failed.push({ origin, error: made });
+  else for (const line of made) out.lines.push({ origin, line });
+}
+
 /** One entity or relation of the reference MCP memory server as lines. */
 function graphItem(item: Record<string, unknown>): ForeignLine[] | string {
   if (item.type === "entity" || (item.type === undefined && "observations" in item)) {
@@ -82,13 +91,8 @@ function graphItem(item: Record<string, unknown>): ForeignLine[] | string {
 /** The reference MCP memory server's file (JSON lines, or one `{entities, relations}`). */
 export function fromMcpMemory(text: string): ForeignImport {
   const out: ForeignImport = { lines: [], failed: [] };
-  const add = (origin: string, value: unknown) => {
-    const made = typeof value === "object" && value !== null && !Array.isArray(value)
-      ? graphItem(value as Record<string, unknown>)
-      : "not a JSON object";
-    if (typeof made === "string") out.failed.push({ origin, error: made });
-    else for (const line of made) out.lines.push({ origin, line });
-  };
+  const add = (origin: string, value: unknown) =>
+    take(out, origin, isObject(value) ? graphItem(value) : "not a JSON object");
   const whole = parseOrUndefined(text);
   const graph = whole as { entities?: unknown; relations?: unknown } | undefined;
   if (graph && (Array.isArray(graph.entities) || Array.isArray(graph.relations))) {
@@ -101,7 +105,7 @@ export function fromMcpMemory(text: string): ForeignImport {
   text.split("\n").forEach((raw, i) => {
     if (raw.trim() === "") return;
     const value = parseOrUndefined(raw);
-    if (value === undefined) out.failed.push({ origin: `line ${i + 1}`, error: "not valid JSON" });
+    if (value === undefined) take(out, `line ${i + 1}`, "not valid JSON");
     else add(`line ${i + 1}`, value);
   });
   return out;
@@ -127,17 +131,14 @@ function timeOf(value: unknown): string | undefined {
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
 }
 
-/** One mem0 memory as a line, or why it cannot be one. */
-function mem0Item(item: unknown): ForeignLine | string {
-  if (typeof item !== "object" || item === null || Array.isArray(item)) {
-    return "not a JSON object";
-  }
-  const memory = item as Record<string, unknown>;
+/** One mem0 memory as its one line, or why it cannot be one. */
+function mem0Item(memory: unknown): ForeignLine[] | string {
+  if (!isObject(memory)) return "not a JSON object";
   const data = memory.data as Record<string, unknown> | undefined;
   const text = [memory.memory, memory.text, data?.memory].find(isText);
   if (text === undefined) return "it has no memory text";
   const metadata = memory.metadata;
-  const pairs = typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+  const pairs = isObject(metadata)
     ? Object.entries(metadata).flatMap(([key, value]) =>
       (Array.isArray(value) ? value : [value])
         .filter((v) => ["string", "number", "boolean"].includes(typeof v))
@@ -153,11 +154,11 @@ function mem0Item(item: unknown): ForeignLine | string {
   if (when != null && created === undefined) {
     return `created_at ${JSON.stringify(when).slice(0, 40)} is not a time`;
   }
-  return {
+  return [{
     text,
     ...(tags.length > 0 && { tags }),
     ...(created !== undefined && { created_at: created }),
-  };
+  }];
 }
 
 /** mem0's memories as JSON: `{"results": [...]}`, `{"memories": [...]}` or a bare list. */
@@ -177,11 +178,6 @@ export function fromMem0(text: string): ForeignImport {
     );
   }
   const out: ForeignImport = { lines: [], failed: [] };
-  items.forEach((item, i) => {
-    const made = mem0Item(item);
-    const origin = `memory ${i + 1}`;
-    if (typeof made === "string") out.failed.push({ origin, error: made });
-    else out.lines.push({ origin, line: made });
-  });
+  items.forEach((item, i) => take(out, `memory ${i + 1}`, mem0Item(item)));
   return out;
 }
