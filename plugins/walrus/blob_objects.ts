@@ -64,9 +64,9 @@ interface CachedAttributes {
   complete: boolean;
 }
 
-/** The attributes without the (large) vector ones, for the cache. */
+/** The attributes without the (large) vector ones, sealed or clear, for the cache. */
 function withoutVector(attributes: Record<string, string>): CachedAttributes {
-  const kept = Object.entries(attributes).filter(([key]) => !/^vector(_\d+)?$/.test(key));
+  const kept = Object.entries(attributes).filter(([key]) => !/^(sealed_)?vector(_\d+)?$/.test(key));
   return {
     attributes: Object.fromEntries(kept),
     complete: kept.length === Object.keys(attributes).length,

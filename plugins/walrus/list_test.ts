@@ -126,6 +126,23 @@ Deno.test("WalrusBlobStore: a long sealed vector is split across attributes and 
   assert.equal(entry.meta.sealedVector, sealedVector);
 });
 
+Deno.test("WalrusBlobStore: a sealed vector is not kept in the attribute cache but read again for the entries listed", async () => {
+  await using s = await setup();
+  const sealedVector = crypto.getRandomValues(new Uint8Array(20_000))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
+  await s.store.put(enc("sealed"), meta(1, { sealedVector }));
+  const restarted = await s.open();
+  const [first] = await restarted.list(meta(1).owner, "notes");
+  assert.equal(first.meta.sealedVector, sealedVector);
+  const calls = s.bed.sui.network.calls.length;
+  const [again] = await restarted.list(meta(1).owner, "notes");
+  assert.equal(again.meta.sealedVector, sealedVector);
+  assert.ok(
+    s.bed.sui.network.calls.slice(calls).includes("sui_multiGetObjects"),
+    "the vector is read from the chain, not the cache",
+  );
+});
+
 Deno.test("WalrusBlobStore: a legacy clear vector (written up to 0.1.0) is read as legacyVector", () => {
   // What 0.1.0 wrote: `vector` = "f64le:" + base64 of the float64 values, continued in vector_1…
   const vector = Array.from({ length: 3072 }, (_, i) => Math.sin(i) / 3);
