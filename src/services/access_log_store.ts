@@ -98,14 +98,6 @@ export class StateAccessLogStore implements AccessLogStore {
     return records;
   }
 
-  /** Every record of every log, by log then id (for copying the log elsewhere). */
-  async *entries(): AsyncIterable<SealedAccessRecord> {
-    const entries = this.#state.list<Uint8Array<ArrayBuffer>>({ prefix: [RECORDS] });
-    for await (const { key, value } of entries) {
-      yield { log: key[1] as string, id: key[2] as string, sealed: value };
-    }
-  }
-
   /** Deletes the records before `before`, a batch at a time; a record another deletes first is not counted. */
   async prune(before: string): Promise<number> {
     let pruned = 0;

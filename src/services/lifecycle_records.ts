@@ -223,19 +223,4 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
     return await this.#state.batch().check(entry.key, entry.version)
       .check(key, held?.version ?? null).set(key, now + leaseMs, { expireIn: leaseMs }).commit();
   }
-
-  /** Every erase recorded, by owner tag then memory id (for copying the records elsewhere). */
-  async *erasedEntries(): AsyncIterable<{ ownerTag: string; memoryId: string; erasedAt: number }> {
-    for await (const { key, value } of this.#state.list<number>({ prefix: ["erased"] })) {
-      const [, ownerTag, memoryId] = key as [string, string, string];
-      yield { ownerTag, memoryId, erasedAt: value };
-    }
-  }
-
-  /** The whole expiry schedule, soonest first (for copying the records elsewhere). */
-  async *expiries(): AsyncIterable<Expiry> {
-    for await (const { key, value } of this.#state.list<ExpiryValue>({ prefix: ["expiry"] })) {
-      yield this.#expiry(key, value);
-    }
-  }
 }
