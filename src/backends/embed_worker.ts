@@ -34,47 +34,6 @@ export interface WorkerModel {
   release(): void | Promise<void>;
 }
 
-/** Runs in the worker: loads the model from `open`'s settings and answers the relayer. */
-function serveInWorker(load: (settings: unknown) => Promise<WorkerModel>): void {
-  const scope = self as unknown as {
-    onmessage: ((event: MessageEvent<EmbedWorkerRequest>) => void) | null;
-    postMessage(message: EmbedWorkerReply, transfer?: Transferable[]): void;
-  };
-  let model: WorkerModel | undefined;
-  let queue = Promise.resolve();
-  const handle = async (request: EmbedWorkerRequest): Promise<void> => {
-    switch (request.type) {
-      case "open":
-        try {
-          model = await load(request.settings);
-          scope.postMessage({ type: "opened" });
-        } catch (error) {
-          scope.postMessage({ type: "failed", message: (error as Error).message });
-        }
-        return;
-      case "encode":
-        try {
-          if (!model) throw new Error("the model is not loaded");
-          const vectors = await model.encode(request.texts);
-          scope.postMessage(
-            { type: "vectors", id: request.id, vectors },
-            vectors.map((vector) => vector.buffer as ArrayBuffer),
-          );
-        } catch (error) {
-          scope.postMessage({ type: "error", id: request.id, message: (error as Error).message });
-        }
-        return;
-      case "close":
-        await model?.release();
-        model = undefined;
-        scope.postMessage({ type: "closed" });
-    }
-  };
-  scope.onmessage = (event) => {
-    queue = queue.then(() => handle(event.data));
-  };
-}
-
 /** Texts waiting for the worker, and their caller. */
 interface Batch {
   texts: string[];
@@ -95,9 +54,48 @@ export class EmbedWorker {
   #closed: Promise<void> | undefined;
   #onClosed: (() => void) | undefined;
 
-  /** The worker's side, run in the worker's module: see the module documentation. */
+  /**
+   * The worker's side, run in the worker's module: loads the model from `open`'s settings and
+   * answers the relayer (see the module documentation).
+   */
   static serve(load: (settings: unknown) => Promise<WorkerModel>): void {
-    serveInWorker(load);
+    const scope = self as unknown as {
+      onmessage: ((event: MessageEvent<EmbedWorkerRequest>) => void) | null;
+      postMessage(message: EmbedWorkerReply, transfer?: Transferable[]): void;
+    };
+    let model: WorkerModel | undefined;
+    let queue = Promise.resolve();
+    const handle = async (request: EmbedWorkerRequest): Promise<void> => {
+      switch (request.type) {
+        case "open":
+          try {
+            model = await load(request.settings);
+            scope.postMessage({ type: "opened" });
+          } catch (error) {
+            scope.postMessage({ type: "failed", message: (error as Error).message });
+          }
+          return;
+        case "encode":
+          try {
+            if (!model) throw new Error("the model is not loaded");
+            const vectors = await model.encode(request.texts);
+            scope.postMessage(
+              { type: "vectors", id: request.id, vectors },
+              vectors.map((vector) => vector.buffer as ArrayBuffer),
+            );
+          } catch (error) {
+            scope.postMessage({ type: "error", id: request.id, message: (error as Error).message });
+          }
+          return;
+        case "close":
+          await model?.release();
+          model = undefined;
+          scope.postMessage({ type: "closed" });
+      }
+    };
+    scope.onmessage = (event) => {
+      queue = queue.then(() => handle(event.data));
+    };
   }
 
   private constructor(worker: Worker, batchSize: number, what: string) {

@@ -15,6 +15,7 @@
  * ```
  */
 import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
+import { deriveRawKey, hkdfMaster } from "@svc/util/sealing";
 
 /** What an erase receipt states. */
 export interface ReceiptFields {
@@ -56,18 +57,9 @@ export class RelayerIdentity {
 
   /** The identity derived from the relayer's 32-byte secret. */
   static async fromSecret(secret: Uint8Array<ArrayBuffer>): Promise<RelayerIdentity> {
-    const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
-    const seed = await crypto.subtle.deriveBits(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode("svc-relayer-identity-v1"),
-        info: new TextEncoder().encode("erase receipts"),
-      },
-      master,
-      256,
-    );
-    return new RelayerIdentity(await keyPairFromSeed(new Uint8Array(seed).toHex()));
+    const master = await hkdfMaster(secret);
+    const seed = await deriveRawKey(master, "svc-relayer-identity-v1", "erase receipts");
+    return new RelayerIdentity(await keyPairFromSeed(seed.toHex()));
   }
 
   /** `fields` signed. */
