@@ -86,6 +86,9 @@ function unauthorized(reason: string, message: string, details: Record<string, n
   return new SvcError("unauthorized", message, { details: { reason, ...details } });
 }
 
+const deactivated = () =>
+  new SvcError("forbidden", "The account of this delegate key is deactivated");
+
 /** What the headers of a signed request establish before its body is read. */
 export interface SignedHeaders {
   /** The signing public key, lowercase hex. */
@@ -135,6 +138,7 @@ export async function checkSignedHeaders(
   { ownerKey = false }: { ownerKey?: boolean } = {},
 ): Promise<SignedHeaders> {
   const h = request.headers;
+  const now = deps.now ?? Date.now;
   const publicKeyHeader = h.get("x-public-key");
   const signatureHeader = h.get("x-signature");
   const timestampHeader = h.get("x-timestamp");
@@ -159,8 +163,7 @@ export async function checkSignedHeaders(
   ) {
     throw unauthorized("bad_signature", "The request signature headers are malformed");
   }
-  const nowMs = (deps.now ?? Date.now)();
-  const serverTime = Math.floor(nowMs / 1000);
+  const serverTime = Math.floor(now() / 1000);
   const timestamp = Number(timestampHeader);
   if (Math.abs(serverTime - timestamp) > TIMESTAMP_WINDOW_SECONDS) {
     throw unauthorized(
@@ -173,8 +176,6 @@ export async function checkSignedHeaders(
   const publicKey = publicKeyHeader.toLowerCase();
 
   const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
-  // Once the key is resolved (a slow node's answer counts as before the body).
-  const checkedAt = () => (deps.now ?? Date.now)();
   // Anyone may register any public key as a delegate key of their account, an owner's too:
   // without a hint, a key that owns an account is its owner's. With one, it must name that
   // account: an owner's key sent with another account's id is no key of that account.
@@ -185,10 +186,11 @@ export async function checkSignedHeaders(
     ? owner
     : undefined;
   const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
+  // `checkedAt`: once the key is resolved (a slow node's answer counts as before the body).
   if (!account || owned) {
     // The owner's own key: allowed on a route open to it, on an inactive account too.
     if (owned && ownerKey) {
-      return { ...headers, account: owned, ownerKey: true, checkedAt: checkedAt() };
+      return { ...headers, account: owned, ownerKey: true, checkedAt: now() };
     }
     if (owned) {
       throw new SvcError(
@@ -206,10 +208,8 @@ export async function checkSignedHeaders(
           "(the x-account-id it was sent with)",
     );
   }
-  if (!account.active) {
-    throw new SvcError("forbidden", "The account of this delegate key is deactivated");
-  }
-  return { ...headers, account, ownerKey: false, checkedAt: checkedAt() };
+  if (!account.active) throw deactivated();
+  return { ...headers, account, ownerKey: false, checkedAt: now() };
 }
 
 /**
@@ -227,9 +227,7 @@ export async function checkStillAuthorized(
   if (!account || account.accountId !== caller.accountId) {
     throw unauthorized("unknown_key", "This delegate key was removed from its account");
   }
-  if (!account.active) {
-    throw new SvcError("forbidden", "The account of this delegate key is deactivated");
-  }
+  if (!account.active) throw deactivated();
 }
 
 /**
@@ -281,7 +279,7 @@ export async function verifySignedBody(
     await checkStillAuthorized(
       { ownerKey, publicKey, accountId: account.accountId },
       deps.directory,
-      h.get("x-account-id")?.toLowerCase() ?? undefined,
+      accountId?.toLowerCase() ?? undefined,
     );
   }
 
