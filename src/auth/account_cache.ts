@@ -6,23 +6,23 @@
  */
 import type { AccountDirectory, CallOptions, ResolvedAccount } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import { LruMap } from "@svc/util/lru_map";
 
 export interface AccountCacheOptions {
   /** How long a found account is kept (default 60 s; 0 keeps none). */
   positiveTtlMs?: number;
   /** How long an unknown key is remembered (default 10 s; 0 keeps none). */
   negativeTtlMs?: number;
-  maxEntries?: number;
   now?: () => number;
 }
 
 export class CachedAccountDirectory implements AccountDirectory {
   readonly name: string;
   #inner: AccountDirectory;
-  #entries = new Map<string, { value: ResolvedAccount | null; until: number }>();
+  /** The answers kept, for 10,000 keys and owners at most. */
+  #entries = new LruMap<string, { value: ResolvedAccount | null; until: number }>(10_000);
   #positiveTtlMs: number;
   #negativeTtlMs: number;
-  #maxEntries: number;
   #now: () => number;
 
   constructor(inner: AccountDirectory, options: AccountCacheOptions = {}) {
@@ -30,7 +30,6 @@ export class CachedAccountDirectory implements AccountDirectory {
     this.#inner = inner;
     this.#positiveTtlMs = options.positiveTtlMs ?? 60_000;
     this.#negativeTtlMs = options.negativeTtlMs ?? 10_000;
-    this.#maxEntries = options.maxEntries ?? 10_000;
     this.#now = options.now ?? Date.now;
   }
 
@@ -76,11 +75,7 @@ export class CachedAccountDirectory implements AccountDirectory {
   #keep(key: string, value: ResolvedAccount | null): ResolvedAccount | null {
     this.#entries.delete(key);
     const ttl = value ? this.#positiveTtlMs : this.#negativeTtlMs;
-    if (ttl <= 0) return value;
-    if (this.#entries.size >= this.#maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    this.#entries.set(key, { value, until: this.#now() + ttl });
+    if (ttl > 0) this.#entries.set(key, { value, until: this.#now() + ttl });
     return value;
   }
 }
