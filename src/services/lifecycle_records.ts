@@ -11,6 +11,7 @@ import { tagKey, tagOf } from "../state/tags.ts";
 import type { KeyStore } from "../backends/key_store.ts";
 import {
   rewriteEach,
+  type StateBatch,
   type StateEntry,
   type StateKey,
   type StateStore,
@@ -99,6 +100,14 @@ type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namesp
 
 const FAILED = "Cannot record the memories' lifecycle: a commit failed";
 
+/** Takes an expiry off the schedule in `batch`, with its lease. */
+function unschedule(
+  batch: StateBatch,
+  { expiresAt, memoryId }: Omit<Expiry, "owner" | "namespace">,
+) {
+  batch.delete(["expiry", expiresAt, memoryId]).delete(["expiry_lease", expiresAt, memoryId]);
+}
+
 /**
  * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", ownerTag, memoryId]` →
  * Unix ms of the erase (what its receipt names), the owner by a keyed hash of its address;
@@ -170,13 +179,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
       (batch, i) => {
         batch.set(keys[i], erasedAt);
         const { expiresAt, memoryId } = memories[i];
-        if (expiresAt !== undefined) {
-          batch.delete(["expiry", expiresAt, memoryId]).delete([
-            "expiry_lease",
-            expiresAt,
-            memoryId,
-          ]);
-        }
+        if (expiresAt !== undefined) unschedule(batch, { expiresAt, memoryId });
       },
       FAILED,
       { writesPerItem: 3 },
@@ -195,9 +198,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   }
 
   async unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void> {
-    await writeInBatches(this.#state, expiries, (batch, { expiresAt, memoryId }) => {
-      batch.delete(["expiry", expiresAt, memoryId]).delete(["expiry_lease", expiresAt, memoryId]);
-    }, FAILED);
+    await writeInBatches(this.#state, expiries, unschedule, FAILED);
   }
 
   async due(now: number, limit: number, leaseMs?: number): Promise<Expiry[]> {
