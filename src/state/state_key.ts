@@ -16,6 +16,11 @@ import type { StateKey, StateSelector } from "./state_store.ts";
 const STRING = 0x02;
 const NUMBER = 0x21;
 
+/** A float64's bytes, sign bit flipped (every bit when `negative`): ordered as the numbers. */
+function flipped(raw: Uint8Array<ArrayBuffer>, negative: boolean): Uint8Array<ArrayBuffer> {
+  return raw.map((byte, i) => negative ? ~byte & 0xff : i === 0 ? byte ^ 0x80 : byte);
+}
+
 /** The bytes of `key`; throws on a part that is neither a string nor a finite number. */
 export function encodeKey(key: StateKey): Uint8Array<ArrayBuffer> {
   const bytes: number[] = [];
@@ -31,11 +36,7 @@ export function encodeKey(key: StateKey): Uint8Array<ArrayBuffer> {
       const view = new DataView(new ArrayBuffer(8));
       view.setFloat64(0, part);
       const raw = new Uint8Array(view.buffer);
-      const negative = (raw[0] & 0x80) !== 0;
-      bytes.push(
-        NUMBER,
-        ...raw.map((byte, i) => negative ? ~byte & 0xff : i === 0 ? byte ^ 0x80 : byte),
-      );
+      bytes.push(NUMBER, ...flipped(raw, (raw[0] & 0x80) !== 0));
     } else {
       throw new TypeError(`A state key part is a string or a finite number, not ${String(part)}`);
     }
@@ -60,11 +61,7 @@ export function decodeKey(bytes: Uint8Array): StateKey {
       key.push(new TextDecoder().decode(new Uint8Array(part)));
     } else if (tag === NUMBER) {
       const raw = bytes.slice(i, i + 8);
-      const negative = (raw[0] & 0x80) === 0;
-      const view = new DataView(
-        raw.map((byte, j) => negative ? ~byte & 0xff : j === 0 ? byte ^ 0x80 : byte).buffer,
-      );
-      key.push(view.getFloat64(0));
+      key.push(new DataView(flipped(raw, (raw[0] & 0x80) === 0).buffer).getFloat64(0));
       i += 8;
     } else {
       throw new TypeError(`Not a state key: byte ${tag} at ${i - 1}`);
