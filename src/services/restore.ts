@@ -65,25 +65,11 @@ export async function restoreNamespace(
       })
     );
   };
-  const entries = await blobs.list(owner, namespace, { signal });
-  // Present in the index, or erased: a blob put back from a backup stays erased, and one an
-  // erase left behind (its store down, the erase cut short) is deleted.
-  const { present, erased } = await blobStates(deps, owner, entries, signal);
-  let restored = 0, skipped = 0, remaining = 0;
-  for (const { blobId, meta } of entries) {
-    if (erased.has(meta.memoryId)) {
-      await deleteErasedBlob(blobs, logger, { blobId, memoryId: meta.memoryId });
-      skipped++;
-      continue;
-    }
-    if (present.has(meta.memoryId)) {
-      skipped++;
-      continue;
-    }
-    if (restored >= limit) {
-      remaining++;
-      continue;
-    }
+  /**
+   * Indexes a blob again, as the module documentation says, and schedules its expiry; `false`
+   * when it is skipped (its vector does not open, its text is not read or is held already).
+   */
+  const reindex = async ({ blobId, meta }: BlobEntry): Promise<boolean> => {
     const { memoryId, createdAt } = meta;
     const memory = { memoryId, owner, namespace, createdAt, blobId };
     const attributes = await attributesOf(deps, memory, meta.sealedAttributes);
@@ -100,20 +86,15 @@ export async function restoreNamespace(
               "remember the memory again",
           { memory_id: memoryId, blob_id: blobId },
         );
-        skipped++;
-        continue;
+        return false;
       }
       await pipeline.index({ ...memory, vector, attributes }, { signal });
     } else {
       const text = await reader.read(owner, { id: memoryId, blobId }, options);
-      if (text === null) {
-        skipped++;
-        continue;
-      }
+      if (text === null) return false;
       if (await held(memoryId, text, attributes?.thread)) {
         if (options.eraseCopies) await eraseCopy({ blobId, meta });
-        skipped++;
-        continue;
+        return false;
       }
       await pipeline.index({ ...memory, text, attributes }, { signal });
     }
@@ -122,8 +103,23 @@ export async function restoreNamespace(
     if (expiresAt !== undefined) {
       await records.schedule([{ memoryId, owner, namespace, expiresAt }]);
     }
-    present.add(meta.memoryId);
-    restored++;
+    present.add(memoryId);
+    return true;
+  };
+  const entries = await blobs.list(owner, namespace, { signal });
+  // Present in the index, or erased: a blob put back from a backup stays erased, and one an
+  // erase left behind (its store down, the erase cut short) is deleted.
+  const { present, erased } = await blobStates(deps, owner, entries, signal);
+  let restored = 0, skipped = 0, remaining = 0;
+  for (const entry of entries) {
+    const { memoryId } = entry.meta;
+    if (erased.has(memoryId)) {
+      await deleteErasedBlob(blobs, logger, { blobId: entry.blobId, memoryId });
+    }
+    if (erased.has(memoryId) || present.has(memoryId)) skipped++;
+    else if (restored >= limit) remaining++;
+    else if (await reindex(entry)) restored++;
+    else skipped++;
   }
   const truncated = remaining > 0;
   return { restored, skipped, total: entries.length, remaining, truncated, namespace, owner };
