@@ -33,7 +33,7 @@ import { createManualMemories } from "./manual_memories.ts";
 import type { MemoryReader } from "./reader.ts";
 import { createRecall } from "./recall.ts";
 import type { RecallExplanation } from "./recall_explanation.ts";
-import type { RecallStage, RestoreSummary, UnknownJob } from "./memory_answers.ts";
+import type { RecallStage, UnknownJob } from "./memory_answers.ts";
 
 export type { RecallExplanation };
 export type * from "./memory_answers.ts";
@@ -208,14 +208,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     },
 
     /** See `restore.ts`. */
-    restore(
-      owner: string,
-      namespace: string,
-      limit: number,
-      options: RestoreOptions = {},
-    ): Promise<RestoreSummary> {
-      return restoreNamespace(deps, owner, namespace, limit, options);
-    },
+    restore: (owner: string, namespace: string, limit: number, options?: RestoreOptions) =>
+      restoreNamespace(deps, owner, namespace, limit, options),
   };
 }
 
