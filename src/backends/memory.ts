@@ -52,9 +52,7 @@ class NearestHits {
 
   /** Whether a hit at `distance` with `id` would be kept. */
   takes(distance: number, id: string): boolean {
-    if (this.hits.length < this.#k) return true;
-    const last = this.hits[this.hits.length - 1];
-    return distance < last.distance || (distance === last.distance && id < last.id);
+    return this.hits.length < this.#k || nearer({ distance, id }, this.hits.at(-1)!);
   }
 
   /** Keeps `hit` in its place (`takes` said so), letting the farthest go past `k`. */
@@ -66,7 +64,7 @@ class NearestHits {
   }
 }
 
-const nearer = (a: VectorHit, b: VectorHit) =>
+const nearer = (a: Pick<VectorHit, "distance" | "id">, b: VectorHit) =>
   a.distance < b.distance || (a.distance === b.distance && a.id < b.id);
 
 /** Counts each owner's namespaces in a list of rows, sorted by owner, then namespace. */
