@@ -94,12 +94,9 @@ export class BlobPlaces {
 
   #of(owner: string, namespace: string) {
     const name = JSON.stringify([owner, namespace]);
-    let known = this.#known.get(name);
-    if (!known) {
+    return this.#known.getOrSet(name, () => {
       const place = new Uint8Array(createHmac("sha256", this.#naming).update(name).digest());
-      known = { place, sealed: sealNow(this.#sealing, encoder.encode(name), place) };
-      this.#known.set(name, known);
-    }
-    return known;
+      return { place, sealed: sealNow(this.#sealing, encoder.encode(name), place) };
+    });
   }
 }
