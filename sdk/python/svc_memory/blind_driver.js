@@ -10317,9 +10317,10 @@ var NearestHits = class {
   }
   /** Whether a hit at `distance` with `id` would be kept. */
   takes(distance, id) {
-    if (this.hits.length < this.#k) return true;
-    const last = this.hits[this.hits.length - 1];
-    return distance < last.distance || distance === last.distance && id < last.id;
+    return this.hits.length < this.#k || nearer({
+      distance,
+      id
+    }, this.hits.at(-1));
   }
   /** Keeps `hit` in its place (`takes` said so), letting the farthest go past `k`. */
   add(hit) {
