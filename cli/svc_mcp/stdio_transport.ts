@@ -8,6 +8,7 @@
  * request does not wait forever. When its input ends, the transport closes once every request
  * it read is answered, or after {@link END_WAIT_MS}.
  */
+import { Buffer } from "node:buffer";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isJSONRPCRequest,
@@ -171,7 +172,7 @@ interface Unreadable {
 
 /** A line's text, trimmed; bytes that are not UTF-8 are replaced (`utf8: false`). */
 function decodeLine(parts: Uint8Array[]): { text: string; utf8: boolean } {
-  const bytes = concatBytes(...parts);
+  const bytes = Buffer.concat(parts); // not spread: a line may come in 100,000s of pieces
   try {
     return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim(), utf8: true };
   } catch {

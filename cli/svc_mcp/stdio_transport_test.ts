@@ -46,6 +46,20 @@ Deno.test("stdio transport: lines split across chunks, CRLF and a last line with
   assert.deepEqual(answers, []);
 });
 
+Deno.test("stdio transport: a line read a byte at a time, 200,000 pieces, is read", async () => {
+  const line = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 9,
+    method: "ping",
+    params: { pad: "x".repeat(200_000) },
+  });
+  const bytes = encoder.encode(`${line}\n`);
+  const pieces = Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
+  const { delivered, answers } = await run(pieces);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [9]);
+  assert.deepEqual(answers, []);
+});
+
 Deno.test("stdio transport: a character split between chunks is decoded; invalid UTF-8 is a parse error", async () => {
   const line = encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", method: "x/é", params: {} })}\n`);
   const at = line.indexOf(0xc3) + 1;
