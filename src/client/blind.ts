@@ -36,7 +36,7 @@ import type { MemoryReader } from "../services/reader.ts";
 import { createRecall } from "../services/recall.ts";
 import { BlindCache, type LogRecord } from "./blind_cache.ts";
 import { type BlindKeys, blindKeys, unwrapWith, wrapFor } from "./blind_keys.ts";
-import { SignedSender, type SvcClientOptions } from "./signed_sender.ts";
+import { segment, SignedSender, type SvcClientOptions } from "./signed_sender.ts";
 import type { RecallOptions } from "./types.ts";
 import type { ExportedMemory, ImportLine } from "./portability.ts";
 
@@ -529,7 +529,7 @@ export class BlindMemory {
           }),
         },
       })));
-      for (const { id } of movable) await this.#json("DELETE", `/api/memories/${id}`);
+      for (const { id } of movable) await this.#json("DELETE", `/api/memories/${segment(id)}`);
       moved += movable.length;
       cursor = page.next_cursor;
     } while (cursor);

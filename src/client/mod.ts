@@ -21,7 +21,13 @@
  */
 import { SvcError } from "../errors.ts";
 import { sleep } from "@svc/util/sleep";
-import { isoTime, SignedSender, type SvcClientOptions, withQuery } from "./signed_sender.ts";
+import {
+  isoTime,
+  segment,
+  SignedSender,
+  type SvcClientOptions,
+  withQuery,
+} from "./signed_sender.ts";
 import type { PublicJob } from "../jobs/job_queue.ts";
 import type { Analysis, Answer } from "../services/llm.ts";
 import type {
@@ -139,7 +145,7 @@ export class SvcClient {
     } catch {
       // a success whose body is not JSON: an empty answer
     }
-    if (typeof json === "object") return json as T;
+    if (json !== null && typeof json === "object") return json as T;
     throw new SvcError("bad_request", `The relayer answered ${response.status}`);
   }
 
@@ -437,15 +443,4 @@ export class SvcClient {
       })).json() as ImportSummary;
     return importMemories(post, lines, options);
   }
-}
-
-/**
- * An id as one path segment, percent-encoded. An empty id, `.` or `..` would change the path
- * instead (a URL parser resolves dot segments, escaped too): refused.
- */
-function segment(id: string): string {
-  if (id === "" || id === "." || id === "..") {
-    throw new SvcError("bad_request", `Cannot send the request: "${id}" is not an id`);
-  }
-  return encodeURIComponent(id);
 }

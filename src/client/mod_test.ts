@@ -219,6 +219,18 @@ Deno.test("the client's errors are the SvcError its module exports, with the rel
   );
 });
 
+Deno.test("an answer of JSON null is refused as an answer no call expects, not handed on as null", async () => {
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    fetch: () => Promise.resolve(new Response("null", { status: 200 })),
+  });
+  await assert.rejects(
+    client.get("0190a0a0-0000-7000-8000-000000000001"),
+    (error) => error instanceof SvcError && error.code === "bad_request",
+  );
+});
+
 Deno.test("health: a relayer draining before it stops answers 503 with its health, taken at once; another 503 is retried", async () => {
   let calls = 0;
   const answering = (body: unknown) =>

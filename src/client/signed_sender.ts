@@ -230,3 +230,14 @@ export function refusal(response: Response, text: string): SvcError {
     { details: details as Record<string, string | number | boolean> },
   );
 }
+
+/**
+ * An id as one path segment, percent-encoded. An empty id, `.` or `..` would change the path
+ * instead (a URL parser resolves dot segments, escaped too): refused.
+ */
+export function segment(id: string): string {
+  if (id === "" || id === "." || id === "..") {
+    throw new SvcError("bad_request", `Cannot send the request: "${id}" is not an id`);
+  }
+  return encodeURIComponent(id);
+}

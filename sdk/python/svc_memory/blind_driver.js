@@ -6945,7 +6945,7 @@ function segmented(run) {
     granularity: "word"
   });
   const out = [];
-  for (const { segment, isWordLike } of segmenter.segment(run)) if (isWordLike) out.push(segment);
+  for (const { segment: segment2, isWordLike } of segmenter.segment(run)) if (isWordLike) out.push(segment2);
   return out;
 }
 var WORD = {
@@ -28649,6 +28649,12 @@ function refusal(response, text) {
     details
   });
 }
+function segment(id) {
+  if (id === "" || id === "." || id === "..") {
+    throw new SvcError("bad_request", `Cannot send the request: "${id}" is not an id`);
+  }
+  return encodeURIComponent(id);
+}
 
 // src/client/blind.ts
 var OWNER = "blind";
@@ -29042,7 +29048,7 @@ var BlindMemory = class _BlindMemory {
           }
         }
       })));
-      for (const { id } of movable) await this.#json("DELETE", `/api/memories/${id}`);
+      for (const { id } of movable) await this.#json("DELETE", `/api/memories/${segment(id)}`);
       moved += movable.length;
       cursor = page.next_cursor;
     } while (cursor);
