@@ -111,8 +111,16 @@ function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken
     (listed ? ` (it takes ${listed})` : " (it takes no options)");
 }
 
-/** The command line's flags and words: every command's flags are known, any other refused. */
+/**
+ * The command line's flags and words: every command's flags are known, any other refused. An
+ * argument that is not UTF-8 reaches Deno with U+FFFD in place of its bytes: refused, as on
+ * standard input, rather than stored so.
+ */
 export function parseCommandLine(args: string[]) {
+  const garbled = args.findIndex((arg) => arg.includes("\uFFFD"));
+  if (garbled >= 0) {
+    throw new UsageError(`Argument ${garbled + 1} is not UTF-8 text (or holds U+FFFD)`);
+  }
   return parseArgs({
     args,
     allowPositionals: true,

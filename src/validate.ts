@@ -191,16 +191,28 @@ export function threadValue(value: unknown, field = "thread"): string | undefine
 }
 
 /**
- * An ISO 8601 time (`2026-05-01T12:00:00Z`, or a date) in Unix milliseconds; `NaN` for anything
- * else, a date the calendar does not have (`2030-02-30`, which `Date.parse` rolls over) included.
+ * An ISO 8601 date, or date and time, with `T` or a space between: `2026-05-01`,
+ * `2026-05-01T12:00`, `2026-05-01T12:00:00.5+02:00`. Without `Z` or an offset it is UTC, on every
+ * machine.
+ */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 time (see {@link ISO_TIME}) in Unix milliseconds; `NaN` for anything else, a date
+ * the calendar does not have (`2030-02-30`, which `Date.parse` rolls over) included.
  */
 export function parseIsoTime(value: string): number {
-  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!date) return NaN;
-  const [year, month, day] = date.slice(1).map(Number);
+  const parts = ISO_TIME.exec(value);
+  if (!parts) return NaN;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((n) => Number(n ?? 0));
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return NaN;
-  return Date.parse(value);
+  if (hour > 23 || minute > 59 || second > 59) return NaN;
+  const offset = (parts[8] ?? "Z").toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+  const fraction = (parts[7] ?? "").slice(0, 4);
+  const clock = [hour, minute, second].map((n) => String(n).padStart(2, "0")).join(":");
+  return Date.parse(`${parts.slice(1, 4).join("-")}T${clock}${fraction}${offset}`);
 }
 
 /** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */

@@ -290,3 +290,20 @@ Deno.test("CLI: a namespace, tag, thread or expiry the relayer would refuse is a
   }
   assert.deepEqual(await exported(client), [], "nothing was sent");
 });
+
+Deno.test("CLI: an argument that is not UTF-8 (U+FFFD from Deno) is a usage error; nothing is stored", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  for (
+    const args of [
+      ["remember", "caf\uFFFD latin1 text", "--wait"],
+      ["remember", "hello", "--namespace", "\uFFFD", "--wait"],
+    ]
+  ) {
+    const run = await svc(stack, who, args, PASSPHRASE);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^svc: Argument \d is not UTF-8 text/);
+  }
+  assert.deepEqual(await exported(client), [], "nothing was sent");
+});

@@ -94,8 +94,30 @@ Deno.test("reference namespaces: the same auth and error rules as the other sign
     (await jsonOf(await t.signed(alice, "GET", `${path}?limit=0`), 400)).code,
     "bad_request",
   );
-  const badCursor = await jsonOf(await t.signed(alice, "GET", `${path}?updated_after=nope`), 400);
-  assert.match(badCursor.error, /updated_after is not a cursor/);
+  // Refused too: a cursor of the right shape whose time or name no page could have written.
+  const forged = (mark: unknown) =>
+    new TextEncoder().encode(JSON.stringify(mark)).toBase64({
+      alphabet: "base64url",
+      omitPadding: true,
+    });
+  for (
+    const cursor of [
+      "nope",
+      forged({ updated_at: "bad", namespace: "x" }),
+      forged({ updated_at: "2026-02-30T00:00:00Z", namespace: "x" }),
+      forged({ updated_at: "2026-01-01T00:00:00.000Z", namespace: "x".repeat(5000) }),
+      forged({ updated_at: "2026-01-01T00:00:00.000Z", namespace: "" }),
+      forged(null),
+    ]
+  ) {
+    const refused = await jsonOf(
+      await t.signed(alice, "GET", `${path}?updated_after=${cursor}`),
+      400,
+    );
+    assert.match(refused.error, /updated_after is not a cursor/, cursor);
+  }
+  const fine = forged({ updated_at: "2026-01-01T00:00:00.000Z", namespace: "work" });
+  await jsonOf(await t.signed(alice, "GET", `${path}?updated_after=${fine}`), 200);
   const wrongMethod = await t.signed(alice, "POST", path, {});
   assert.equal(wrongMethod.status, 405);
   await wrongMethod.body?.cancel();

@@ -6,6 +6,7 @@
  */
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
+import { validNamespace } from "../validate.ts";
 import { integer, object, string } from "../http/fields.ts";
 import { namespace } from "../http/memory_fields.ts";
 import { jsonResponse } from "../http/respond.ts";
@@ -70,7 +71,12 @@ function markOf(cursor: string): Mark {
     const mark = JSON.parse(
       new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
     );
-    if (typeof mark?.updated_at === "string" && typeof mark?.namespace === "string") return mark;
+    // A time as this relayer writes it, and a name a namespace can have: else `new Date` or
+    // `validNamespace` throws.
+    if (new Date(mark.updated_at).toISOString() === mark.updated_at) {
+      validNamespace(mark.namespace);
+      return mark;
+    }
   } catch {
     // refused below
   }
