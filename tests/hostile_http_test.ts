@@ -197,6 +197,28 @@ Deno.test("hostile: a truncated body is a 400 on every signed, sponsor and MCP r
   assert.deepEqual(served.problems, []);
 });
 
+Deno.test("hostile: a Host header that names no host is a 400 that logs nothing, not a 500 with the URL", async () => {
+  await using served = await serveRelayer();
+  const secret = "ab".repeat(32);
+  const hosts = ["a b", "localhost:99999", "localhost:abc", "[::1", "localhost:1:2", ":8000"];
+  for (const host of hosts) {
+    const client = await RawClient.open(served.port);
+    try {
+      const head =
+        `GET /health?token=${secret}&q=my%20bank%20pin HTTP/1.1\r\nhost: ${host}\r\n\r\n`;
+      await client.write(encoder.encode(head));
+      const { status, body } = await client.response();
+      assert.equal(status, 400, host);
+      assert.equal(body.code, "bad_request", host);
+      assert.match(String(body.error), /Host header does not name a host/);
+    } finally {
+      client.close();
+    }
+  }
+  await served.answered(hosts.length);
+  assert.deepEqual(served.problems, []);
+});
+
 Deno.test("hostile: a request refused on its headers is answered without waiting for its body", async () => {
   await using served = await serveRelayer();
   const alice = await served.t.newCaller();

@@ -201,8 +201,11 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
     const requestId = requestIdOf(request);
     const started = performance.now();
     const handling: Handling<C> = { held: [] };
+    // A Host header that names no host ("a b", "localhost:99999") makes a URL nothing parses.
+    const url = URL.parse(request.url);
     let response: Response;
     try {
+      if (!url) throw new SvcError("bad_request", "The Host header does not name a host");
       response = await dispatch(request, requestId, handling, info);
     } catch (error) {
       // A client that left aborts its request's signal, and the work under it fails: no answer
@@ -221,7 +224,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
       request_id: requestId,
       method: request.method,
       // A key a client put in the path (a run of 32 hex characters or more) is not written down.
-      path: new URL(request.url).pathname.replace(/[0-9a-f]{32,}/gi, "…"),
+      path: url?.pathname.replace(/[0-9a-f]{32,}/gi, "…"),
       status: response.status,
       ms: Math.round(seconds * 1000),
     });
