@@ -274,6 +274,29 @@ Deno.test("a device's cache, sealed at rest, spares a restart the log it holds",
   }
 });
 
+Deno.test("a file that is no device cache is refused as the cache, and left as it was", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const first = await device(t, caller);
+  await first.enable();
+  await first.remember(FACTS.slice(0, 2).map((text) => ({ text })));
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const notes of ["my important notes\n", "ab", "\u0000\u0000\u0000\u0010short"]) {
+      const cacheFile = `${dir}/notes.txt`;
+      await Deno.writeTextFile(cacheFile, notes);
+      const memory = await device(t, caller, "private", { cacheFile });
+      await assert.rejects(
+        memory.recall("where does my sister live?"),
+        (error: SvcError) => error.code === "bad_request" && /is not a cache/.test(error.message),
+      );
+      assert.equal(await Deno.readTextFile(cacheFile), notes);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("moveIn brings a namespace's earlier memories into its log, and picks up after a failure", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

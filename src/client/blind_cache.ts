@@ -4,7 +4,8 @@
  * ChaCha20-Poly1305 under a key HKDF derives from the device's private key: 4 bytes of length,
  * then the sealed frame. The entries inside stay sealed under the content key too. A frame cut
  * short (a crash while writing) ends what is read: the file is cut there and the relayer's log
- * fills the rest. A whole frame that does not open was written under another content key (or
+ * fills the rest. The first frame is written whole, so a file whose first frame is cut short is
+ * no cache: it is refused, never cut. A whole frame that does not open was written under another content key (or
  * altered): the file is refused, never cut, so a relayer cannot make a device forget the key it
  * holds. An erase rewrites the file without the erased entry.
  */
@@ -74,6 +75,14 @@ export class BlindCache {
       }
       at += 4 + length;
     }
+    if (at === 0 && bytes.byteLength > 0) {
+      // The first frame is written whole (`append`), so no crash leaves it cut short.
+      throw new SvcError(
+        "bad_request",
+        `The file ${this.#path} is not a cache of an operator-blind namespace. Nothing was ` +
+          "changed: name another file, or remove this one",
+      );
+    }
     if (at < bytes.byteLength) await Deno.truncate(this.#path, at);
     return records;
   }
@@ -84,8 +93,12 @@ export class BlindCache {
    */
   async append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return;
+    // The Python SDK's driver may write only the cache and `<cache>.tmp`.
     if (records.every((record) => record.sealed)) {
-      await Deno.writeFile(this.#path, this.#frame(records), { append: true, mode: 0o600 });
+      const frame = this.#frame(records);
+      if ((await nullIfMissing(Deno.stat(this.#path)))?.size) {
+        await Deno.writeFile(this.#path, frame, { append: true, mode: 0o600 });
+      } else await writeWhole(this.#path, frame, { temporary: `${this.#path}.tmp` });
       return;
     }
     const all = [...await this.read(), ...records];
@@ -93,7 +106,6 @@ export class BlindCache {
     const kept = all.filter((record, at) =>
       !record.sealed || at > (lastErased.get(record.id) ?? -1)
     );
-    // The Python SDK's driver may write only the cache and `<cache>.tmp`.
     await writeWhole(this.#path, this.#frame(kept), { temporary: `${this.#path}.tmp` });
   }
 

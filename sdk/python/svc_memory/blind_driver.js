@@ -26566,6 +26566,9 @@ ${keyId}`);
       }
       at += 4 + length2;
     }
+    if (at === 0 && bytes.byteLength > 0) {
+      throw new SvcError("bad_request", `The file ${this.#path} is not a cache of an operator-blind namespace. Nothing was changed: name another file, or remove this one`);
+    }
     if (at < bytes.byteLength) await Deno.truncate(this.#path, at);
     return records;
   }
@@ -26576,9 +26579,14 @@ ${keyId}`);
   async append(records) {
     if (records.length === 0) return;
     if (records.every((record) => record.sealed)) {
-      await Deno.writeFile(this.#path, this.#frame(records), {
-        append: true,
-        mode: 384
+      const frame = this.#frame(records);
+      if ((await nullIfMissing(Deno.stat(this.#path)))?.size) {
+        await Deno.writeFile(this.#path, frame, {
+          append: true,
+          mode: 384
+        });
+      } else await writeWhole(this.#path, frame, {
+        temporary: `${this.#path}.tmp`
       });
       return;
     }
