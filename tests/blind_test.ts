@@ -593,6 +593,37 @@ Deno.test("a key of the account cannot replace another key's wrapped content key
   assert.equal((await (await device(t, phone)).recall("fish")).results[0].text, FACTS[0]);
 });
 
+Deno.test("a wrapped content key of the wrong length is refused, so no key is locked out for good", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const wrap = async (key: string) => (await wrapFor(new Uint8Array(32), key, "m")).toBase64();
+  const enable = (wrapped: string) =>
+    t.signed(laptop, "POST", "/api/blind", { namespace: "m", model: "m", wrapped });
+  for (const bad of ["AAAA", new Uint8Array(93).toBase64()]) {
+    const refused = await jsonOf(await enable(bad), 400);
+    assert.match(refused.error, /wrapped must be a content key wrapped for the key: 92 bytes/);
+  }
+  assert.equal((await enable(await wrap(laptop.key.publicKey))).status, 201);
+  const letIn = (namespace: string, wrapped: string) =>
+    t.signed(laptop, "PUT", "/api/blind/keys", {
+      namespace,
+      public_key: phone.key.publicKey,
+      wrapped,
+    });
+  assert.equal((await letIn("m", "AAAA")).status, 400);
+
+  // A key let in with a wrapped key that does not open (altered) is told so, clearly.
+  await (await device(t, laptop)).enable();
+  const altered = Uint8Array.fromBase64(await wrap(phone.key.publicKey));
+  altered[50] ^= 1;
+  assert.equal((await letIn("private", altered.toBase64())).status, 200);
+  await assert.rejects(
+    (await device(t, phone)).sync(),
+    (error: SvcError) => error.code === "conflict" && /does not open/.test(error.message),
+  );
+});
+
 Deno.test("enable takes a sealed content key only with its id, and only so large", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

@@ -320,7 +320,15 @@ export class BlindMemory {
     }
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
-      const contentKey = await unwrapWith(wrapped, this.#options.privateKey, this.namespace);
+      const contentKey = await unwrapWith(wrapped, this.#options.privateKey, this.namespace)
+        .catch((cause) => {
+          throw new SvcError(
+            "conflict",
+            "The content key the relayer holds for this key does not open: it was altered, or " +
+              "wrapped for another key. Let this key in again from a device that holds the key",
+            { cause },
+          );
+        });
       return { contentKey, wrapped: head.wrapped };
     }
     const { seal } = this.#options;

@@ -11,6 +11,8 @@ import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@
 const encoder = new TextEncoder();
 const SALT = "svc-blind-v1";
 const POINT_BYTES = 32;
+/** A wrapped content key's bytes: the ephemeral key, then the sealed 32-byte key (nonce, tag). */
+export const WRAPPED_KEY_BYTES = POINT_BYTES + 12 + 32 + 16;
 
 /** What a content key opens, each derived from it. */
 export interface BlindKeys {
@@ -58,6 +60,7 @@ export async function unwrapWith(
   privateKey: string,
   namespace: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) throw new Error("a wrapped key is 92 bytes");
   const secret = ed25519.utils.toMontgomerySecret(Uint8Array.fromHex(privateKey));
   const recipient = x25519.getPublicKey(secret);
   const ephemeral = wrapped.subarray(0, POINT_BYTES);

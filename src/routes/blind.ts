@@ -16,6 +16,7 @@ import {
   MAX_BLIND_ENTRY_BYTES,
 } from "../services/blind_log.ts";
 import { allowsNamespace } from "../auth/scope.ts";
+import { WRAPPED_KEY_BYTES } from "../client/blind_keys.ts";
 import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 
@@ -25,8 +26,19 @@ export type KeyOfAccount = (publicKey: string, accountId: string) => Promise<boo
 const PUBLIC_KEY = /^[0-9a-f]{64}$/;
 /** The bytes of a sealed content key at most (Seal's come to about 300). */
 const MAX_SEALED_KEY_BYTES = 4096;
-const EXAMPLE_WRAPPED = "bWFkZSB1cCBmb3IgdGhlIGV4YW1wbGU=";
+const EXAMPLE_WRAPPED = new Uint8Array(WRAPPED_KEY_BYTES).fill(7).toBase64();
 const EXAMPLE_KEY = "5c1f".padEnd(64, "0");
+
+/** A content key the relayer cannot unwrap, but whose length it checks: another would lock out
+ * its key for good, since no other key may replace it. */
+function checkWrapped(wrapped: Uint8Array | undefined) {
+  if (wrapped?.byteLength !== WRAPPED_KEY_BYTES) {
+    throw new SvcError(
+      "bad_request",
+      `wrapped must be a content key wrapped for the key: ${WRAPPED_KEY_BYTES} bytes`,
+    );
+  }
+}
 
 const ENABLE = object({
   namespace: namespace({ written: true }),
@@ -39,7 +51,8 @@ const ENABLE = object({
   }),
   key_id: memoryId({ description: "The memory id `sealed_key` is bound to, for its erase." }),
 }, {
-  check({ model, sealed_key, key_id }) {
+  check({ model, wrapped, sealed_key, key_id }) {
+    checkWrapped(wrapped);
     if (!model || model.length > 200) {
       throw new SvcError("bad_request", "model must be a model id of 1 to 200 characters");
     }
@@ -60,10 +73,11 @@ const LET_IN = object({
   public_key: string({ required: true, description: "The key let in (64 hex characters)." }),
   wrapped: base64({ description: "The content key, wrapped for that key." }),
 }, {
-  check({ public_key }) {
+  check({ public_key, wrapped }) {
     if (!PUBLIC_KEY.test(public_key ?? "")) {
       throw new SvcError("bad_request", "public_key must be 64 lowercase hex characters");
     }
+    checkWrapped(wrapped);
   },
 });
 const ENTRY = object({

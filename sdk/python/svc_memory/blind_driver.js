@@ -28451,6 +28451,7 @@ var x25519 = /* @__PURE__ */ (() => {
 var encoder13 = new TextEncoder();
 var SALT3 = "svc-blind-v1";
 var POINT_BYTES = 32;
+var WRAPPED_KEY_BYTES = POINT_BYTES + 12 + 32 + 16;
 async function blindKeys(contentKey) {
   const master = await hkdfMaster(contentKey);
   const [entries2, terms2, attributes] = await Promise.all([
@@ -28475,6 +28476,7 @@ async function wrapFor(contentKey, publicKey, namespace) {
   return concatBytes(ephemeral, chachaSeal(key, contentKey, encoder13.encode(namespace)));
 }
 async function unwrapWith(wrapped, privateKey, namespace) {
+  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) throw new Error("a wrapped key is 92 bytes");
   const secret = ed25519.utils.toMontgomerySecret(Uint8Array.fromHex(privateKey));
   const recipient = x25519.getPublicKey(secret);
   const ephemeral = wrapped.subarray(0, POINT_BYTES);
@@ -28830,7 +28832,11 @@ var BlindMemory = class _BlindMemory {
     }
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
-      const contentKey2 = await unwrapWith(wrapped, this.#options.privateKey, this.namespace);
+      const contentKey2 = await unwrapWith(wrapped, this.#options.privateKey, this.namespace).catch((cause) => {
+        throw new SvcError("conflict", "The content key the relayer holds for this key does not open: it was altered, or wrapped for another key. Let this key in again from a device that holds the key", {
+          cause
+        });
+      });
       return {
         contentKey: contentKey2,
         wrapped: head.wrapped
