@@ -77,7 +77,7 @@ const FLAGS: Record<string, string[]> = {
   "migrate-store": ["to"],
   "blind enable": BLIND,
   "blind move": BLIND,
-  "blind remember": [...BLIND, "tag"],
+  "blind remember": [...BLIND, "tag", "thread"],
   "blind recall": [...BLIND, "limit", "tag", "min-score", "explain"],
   "blind list": BLIND,
   "blind update": [...BLIND, "text", "tag"],
