@@ -55,8 +55,12 @@ export function blindToolSession(memory: BlindMemory): ToolSession {
   const client: ToolSession["client"] = {
     async remember(text, options = {}) {
       inNamespace(options.namespace);
+      const held = new Set((await memory.memories()).map((known) => known.id));
       const [id] = await memory.remember([{ text, tags: options.tags, thread: options.thread }]);
-      return { job_id: id, status: "done" };
+      // A text the namespace holds (in the same thread) answers with the memory holding it.
+      return held.has(id)
+        ? { job_id: id, status: "duplicate", duplicate_of: id }
+        : { job_id: id, status: "done" };
     },
     waitForJob(jobId: string): Promise<PublicJob> {
       const at = new Date().toISOString();
@@ -74,7 +78,12 @@ export function blindToolSession(memory: BlindMemory): ToolSession {
       const all = (await memory.memories()).filter((held) =>
         tags.every((tag) => held.tags.includes(tag))
       );
-      const from = options.cursor ? Number(options.cursor) : 0;
+      // The cursor is the place of the page's first memory, as the last page gave it out.
+      const cursor = options.cursor || "0";
+      const from = Number(cursor);
+      if (!Number.isSafeInteger(from) || from < 0 || String(from) !== cursor) {
+        throw new SvcError("bad_request", "cursor is not a cursor this server gave out");
+      }
       const limit = options.limit ?? 50;
       const memories = all.slice(from, from + limit).map((held) => memoryOf(held, namespace));
       const more = from + limit < all.length;

@@ -270,6 +270,12 @@ Deno.test("blind e2e: svc-mcp --blind serves the memory tools over a blind names
     assert.match(recalled, /^1\. \[score [0-9.]+\] I swim on Tuesdays \(id ([0-9a-f-]{36})\)/);
     const id = recalled.match(/\(id ([0-9a-f-]{36})\)/)![1];
     assert.match(await host.callTool("svc_list", {}), /I swim on Tuesdays/);
+    // The same text again is held already; a cursor no page gave out is refused.
+    const again = await host.callTool("svc_remember", { text: "I swim on Tuesdays" });
+    assert.match(again, new RegExp(`^Already in memory \\(namespace "private", id ${id}\\)`));
+    for (const cursor of ["abc", "-1", "1.5"]) {
+      assert.match(await host.callTool("svc_list", { cursor }), /cursor is not a cursor/, cursor);
+    }
     assert.match(await host.callTool("svc_get", { id }), /I swim on Tuesdays/);
     const update = await host.callTool("svc_update", { id, text: "I swim on Thursdays" });
     assert.match(update, /^Updated: the new version \(id [0-9a-f-]{36}\) replaces memory/);
