@@ -146,11 +146,6 @@ export class AttributeSeal {
     return await sealToText(this.#key, plaintext, placeData(ROW_LABEL, place));
   }
 
-  /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
-  async tags(place: AttributePlace, sealed: string | undefined): Promise<string[]> {
-    return sealed ? (await this.open(place, sealed))?.tags ?? [] : [];
-  }
-
   /**
    * The tags, thread and provenance sealed for `place`: none and `null` when `sealed` is
    * absent, does not open, or was sealed before provenance was kept.
