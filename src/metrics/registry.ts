@@ -65,10 +65,6 @@ export class GaugeSeries {
   set(value: number): void {
     this.value = value;
   }
-  /** Adds `amount` (default 1; negative to subtract). */
-  inc(amount = 1): void {
-    this.value += amount;
-  }
 }
 
 /** A histogram series: counts of observations per bucket, their sum and their count. */
