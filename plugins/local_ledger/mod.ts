@@ -107,11 +107,6 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     this.#store = storage instanceof Deno.Kv ? new KvLedgerStore(storage) : storage;
     this.#ttlMs = options.ttlMs ?? 5 * 60_000;
     this.#now = options.now ?? Date.now;
-    // Another process changed the ledger: what is kept may be stale, and is freed at once.
-    this.#store.onChange?.(() => {
-      this.#resolutions.clear();
-      this.#resolvedAt = undefined;
-    });
   }
 
   /**

@@ -137,9 +137,4 @@ export interface LedgerStore {
     change: (view: LedgerChange) => Promise<TransactionEffects>,
     keepMs: number,
   ): Promise<TransactionEffects | null>;
-  /**
-   * Calls `listener` when another process may have changed the ledger (optional: a store
-   * whose version is read on every call needs none, but may free stale answers early).
-   */
-  onChange?(listener: () => void): void;
 }
