@@ -11,6 +11,7 @@ import { integer, object, string } from "../http/fields.ts";
 import { namespace } from "../http/memory_fields.ts";
 import { jsonResponse } from "../http/respond.ts";
 import type { Route } from "../http/router.ts";
+import { cursorOf, cursorValue } from "../services/cursor.ts";
 import type { NamespaceActivity } from "../services/memory_catalog.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import { anyKeySigned, type HandlerContext, route } from "./context.ts";
@@ -57,20 +58,10 @@ interface Mark {
   namespace: string;
 }
 
-/** The opaque cursor naming `mark`: base64url of its JSON. */
-function cursorOf(mark: Mark): string {
-  return new TextEncoder().encode(JSON.stringify(mark)).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-}
-
 /** The mark a cursor of {@link cursorOf} names; anything else is a 400. */
 function markOf(cursor: string): Mark {
   try {
-    const mark = JSON.parse(
-      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
-    );
+    const mark = cursorValue(cursor) as Mark;
     // A time as this relayer writes it, and a name a namespace can have: else `new Date` or
     // `validNamespace` throws.
     if (new Date(mark.updated_at).toISOString() === mark.updated_at) {

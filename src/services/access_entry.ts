@@ -96,7 +96,7 @@ export function idFloor(ms: number): string {
 }
 
 /** The cursor of the page after entry `id` (older entries: before it). */
-export const cursorBefore = (id: string) => cursorOf("before", id);
+export const cursorBefore = (id: string) => cursorOf({ before: id });
 
 /** The entry id a cursor of `cursorBefore` names; anything else is a 400. */
 export const beforeOf = (cursor: string) => idOfCursor(cursor, "before", /^[0-9a-f-]{36}$/);

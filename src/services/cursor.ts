@@ -1,26 +1,32 @@
 /**
- * The cursors of paged answers (list, the access log): opaque to clients, they name the last id
- * a page showed, as `{"<key>": id}` in base64url.
+ * The cursors of paged answers (list, the access log, the reference namespace pages): opaque to
+ * clients, they hold a small JSON object (for list, `{"<key>": id}`, the last id a page showed)
+ * in base64url.
  */
 import { SvcError } from "../errors.ts";
 
-/** The cursor naming `id` as `key` (`after` for memories, `before` for log entries). */
-export function cursorOf(key: string, id: string): string {
-  return new TextEncoder().encode(JSON.stringify({ [key]: id })).toBase64({
+/** The cursor holding `value`: base64url of its JSON. */
+export function cursorOf(value: object): string {
+  return new TextEncoder().encode(JSON.stringify(value)).toBase64({
     alphabet: "base64url",
     omitPadding: true,
   });
 }
 
+/** What a cursor of {@link cursorOf} holds; `undefined` when `cursor` is not one. */
+export function cursorValue(cursor: string): unknown {
+  try {
+    return JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** The id a cursor of {@link cursorOf} names as `key`, if it fits `id`; anything else is a 400. */
 export function idOfCursor(cursor: string, key: string, id: RegExp): string {
-  try {
-    const named = JSON.parse(
-      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
-    )?.[key];
-    if (typeof named === "string" && id.test(named)) return named;
-  } catch {
-    // refused below
-  }
+  const named = (cursorValue(cursor) as Record<string, unknown> | undefined)?.[key];
+  if (typeof named === "string" && id.test(named)) return named;
   throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
 }

@@ -77,7 +77,7 @@ export interface MemoryFilter {
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The cursor of the page after memory `id`. */
-export const cursorAfter = (id: string) => cursorOf("after", id);
+export const cursorAfter = (id: string) => cursorOf({ after: id });
 
 /** The memory id of a cursor `cursorAfter` made; anything else is a 400. */
 export const afterOf = (cursor: string) => idOfCursor(cursor, "after", MEMORY_ID);
