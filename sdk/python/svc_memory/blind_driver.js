@@ -10502,10 +10502,6 @@ var AttributeSeal = class _AttributeSeal {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
     return await sealToText(this.#key, plaintext, placeData(ROW_LABEL, place));
   }
-  /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
-  async tags(place, sealed) {
-    return sealed ? (await this.open(place, sealed))?.tags ?? [] : [];
-  }
   /**
    * The tags, thread and provenance sealed for `place`: none and `null` when `sealed` is
    * absent, does not open, or was sealed before provenance was kept.
