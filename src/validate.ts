@@ -195,8 +195,8 @@ export function threadValue(value: unknown, field = "thread"): string | undefine
  * `2026-05-01T12:00`, `2026-05-01T12:00:00.5+02:00`. Without `Z` or an offset it is UTC, on every
  * machine.
  */
-const ISO_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+export const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 /**
  * An ISO 8601 time (see {@link ISO_TIME}) in Unix milliseconds; `NaN` for anything else, a date
@@ -209,7 +209,8 @@ export function parseIsoTime(value: string): number {
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return NaN;
   if (hour > 23 || minute > 59 || second > 59) return NaN;
-  const offset = (parts[8] ?? "Z").toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+  const offset = (parts[8] ?? "Z").toUpperCase()
+    .replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours, minutes = "00") => `${hours}:${minutes}`);
   const fraction = (parts[7] ?? "").slice(0, 4);
   const clock = [hour, minute, second].map((n) => String(n).padStart(2, "0")).join(":");
   return Date.parse(`${parts.slice(1, 4).join("-")}T${clock}${fraction}${offset}`);

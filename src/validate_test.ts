@@ -19,6 +19,8 @@ Deno.test("parseIsoTime: ISO 8601 only, and a time without an offset is UTC", ()
       "2027-01-01t00:00:00z",
       "2027-01-01T05:30:00+05:30",
       "2026-12-31T19:00:00-0500",
+      "2026-12-31 19:00:00-05",
+      "2027-01-01T00:00:00.000000+00:00",
     ]
   ) assert.equal(parseIsoTime(value), newYear, value);
   assert.equal(parseIsoTime("2027-01-01T00:00:00.123456Z"), newYear + 123);

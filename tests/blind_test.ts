@@ -297,6 +297,49 @@ Deno.test("a file that is no device cache is refused as the cache, and left as i
   }
 });
 
+Deno.test("two processes making one cache file at once both keep their frames", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/shared.cache`;
+    const key = "11".repeat(32);
+    const [a, b] = await Promise.all([1, 2].map(() => BlindCache.open(path, key, "n", "k")));
+    const records = (from: number) =>
+      Array.from({ length: 20 }, (_, i) => ({ seq: from + i, id: `m${from + i}`, sealed: "x" }));
+    for (let round = 0; round < 20; round++) {
+      await Deno.remove(path).catch(() => {});
+      await Promise.all([a.append(records(1)), b.append(records(21))]);
+      const ids = (await a.read()).map((record) => record.seq).sort((x, y) => x - y);
+      assert.deepEqual(ids, Array.from({ length: 40 }, (_, i) => i + 1));
+    }
+    await assert.rejects(Deno.stat(`${path}.tmp`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("blind recall reads since and until as the relayer does; forget takes ids only", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  const [id] = await memory.remember([{ text: FACTS[0] }]);
+  const today = new Date().toISOString().slice(0, 10);
+  const found = await memory.recall("fish", { since: `${today}T00:00:00`, minScore: 0 });
+  assert.equal(found.results[0]?.id, id, "a time without an offset is UTC");
+  for (const since of ["yesterday", "2030-02-30"]) {
+    await assert.rejects(
+      memory.recall("fish", { since }),
+      (error: SvcError) =>
+        error.code === "bad_request" && /since must be an ISO 8601/.test(error.message),
+    );
+  }
+  await assert.rejects(
+    memory.forget(".."),
+    (error: SvcError) => error.code === "bad_request" && /is not an id/.test(error.message),
+  );
+  assert.equal((await memory.memories()).length, 1);
+});
+
 Deno.test("moveIn brings a namespace's earlier memories into its log, and picks up after a failure", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

@@ -21,6 +21,7 @@ import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
+import { parseIsoTime, timeValue } from "../validate.ts";
 import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal, type MemoryAttributes } from "../pipeline/attributes.ts";
 import { MemoryIndexer } from "../pipeline/memory_indexer.ts";
@@ -325,7 +326,8 @@ export class BlindMemory {
           throw new SvcError(
             "conflict",
             "The content key the relayer holds for this key does not open: it was altered, or " +
-              "wrapped for another key. Let this key in again from a device that holds the key",
+              "wrapped for another key. Use another delegate key, let in from a device that " +
+              "holds the content key",
             { cause },
           );
         });
@@ -585,10 +587,13 @@ export class BlindMemory {
     options: Omit<RecallOptions, "namespace"> = {},
   ): Promise<RecallResults> {
     const { limit = 10, tags, since, until, minScore, explain } = options;
-    const time = (at?: Date | string) => at === undefined ? undefined : new Date(at).getTime();
+    // As the relayer reads them: ISO 8601, a time without an offset in UTC.
+    const time = (at: Date | string | undefined, field: string) =>
+      at instanceof Date ? at.getTime() : timeValue(at, field);
+    const filter = { tags, since: time(since, "since"), until: time(until, "until") };
     const ask = () =>
       this.#opened!.index.recall(OWNER, query, limit, this.namespace, {
-        filter: { tags, since: time(since), until: time(until) },
+        filter,
         minScore,
         explain,
       });
@@ -604,7 +609,7 @@ export class BlindMemory {
 
   /** Erases the memory `id`; the relayer's signed receipt. */
   async forget(id: string): Promise<EraseReceipt> {
-    const path = `/api/blind/entries/${encodeURIComponent(id)}?${this.#query()}`;
+    const path = `/api/blind/entries/${segment(id)}?${this.#query()}`;
     const receipt = await this.#json<EraseReceipt>("DELETE", path);
     await this.sync();
     return receipt;
@@ -664,7 +669,7 @@ export class BlindMemory {
    */
   async importLines(lines: ImportLine[]): Promise<string[]> {
     const memories = lines.map((line) => {
-      const createdAt = line.created_at ? Date.parse(line.created_at) : Date.now();
+      const createdAt = line.created_at ? parseIsoTime(line.created_at) : Date.now();
       if (!line.text?.trim() || Number.isNaN(createdAt)) {
         throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
       }

@@ -4,8 +4,8 @@
  * ChaCha20-Poly1305 under a key HKDF derives from the device's private key: 4 bytes of length,
  * then the sealed frame. The entries inside stay sealed under the content key too. A frame cut
  * short (a crash while writing) ends what is read: the file is cut there and the relayer's log
- * fills the rest. The first frame is written whole, so a file whose first frame is cut short is
- * no cache: it is refused, never cut. A whole frame that does not open was written under another content key (or
+ * fills the rest. The first frame is written whole (`#create`), so a file whose first frame is cut
+ * short is no cache: it is refused, never cut. A whole frame that does not open was written under another content key (or
  * altered): the file is refused, never cut, so a relayer cannot make a device forget the key it
  * holds. An erase rewrites the file without the erased entry.
  */
@@ -93,12 +93,11 @@ export class BlindCache {
    */
   async append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return;
-    // The Python SDK's driver may write only the cache and `<cache>.tmp`.
     if (records.every((record) => record.sealed)) {
       const frame = this.#frame(records);
-      if ((await nullIfMissing(Deno.stat(this.#path)))?.size) {
+      if (!await this.#create(frame)) {
         await Deno.writeFile(this.#path, frame, { append: true, mode: 0o600 });
-      } else await writeWhole(this.#path, frame, { temporary: `${this.#path}.tmp` });
+      }
       return;
     }
     const all = [...await this.read(), ...records];
@@ -106,7 +105,36 @@ export class BlindCache {
     const kept = all.filter((record, at) =>
       !record.sealed || at > (lastErased.get(record.id) ?? -1)
     );
-    await writeWhole(this.#path, this.#frame(kept), { temporary: `${this.#path}.tmp` });
+    await writeWhole(this.#path, this.#frame(kept), { temporary: this.#temporary });
+  }
+
+  /** The one other file this cache writes (the Python SDK's driver may write no other). */
+  get #temporary(): string {
+    return `${this.#path}.tmp`;
+  }
+
+  /**
+   * Makes the file with `frame` as its first frame, whole: written beside it, then linked into
+   * place, which fails where the file is (another process made it meanwhile). `false` when
+   * the file was there already, or another write of its first frame is under way.
+   */
+  async #create(frame: Uint8Array<ArrayBuffer>): Promise<boolean> {
+    if (await nullIfMissing(Deno.stat(this.#path))) return false;
+    try {
+      await Deno.writeFile(this.#temporary, frame, { createNew: true, mode: 0o600 });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return false;
+      throw error;
+    }
+    try {
+      await Deno.link(this.#temporary, this.#path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return false;
+      throw error;
+    } finally {
+      await nullIfMissing(Deno.remove(this.#temporary));
+    }
   }
 
   #frame(records: LogRecord[]): Uint8Array<ArrayBuffer> {

@@ -7,12 +7,11 @@
  */
 import { ed25519, x25519 } from "@noble/curves/ed25519.js";
 import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
+import { WRAPPED_KEY_BYTES } from "../services/blind_log.ts";
 
 const encoder = new TextEncoder();
 const SALT = "svc-blind-v1";
 const POINT_BYTES = 32;
-/** A wrapped content key's bytes: the ephemeral key, then the sealed 32-byte key (nonce, tag). */
-export const WRAPPED_KEY_BYTES = POINT_BYTES + 12 + 32 + 16;
 
 /** What a content key opens, each derived from it. */
 export interface BlindKeys {

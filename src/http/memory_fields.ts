@@ -21,6 +21,7 @@ import {
 import {
   bad,
   expiryFields,
+  ISO_TIME,
   MAX_TAG_CHARS,
   MAX_TAGS,
   MAX_THREAD_CHARS,
@@ -142,12 +143,13 @@ export function tags(
   });
 }
 
-const TIME_SCHEMA = { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}" };
+const TIME_SCHEMA = { type: "string", pattern: ISO_TIME.source };
 
 /** An optional time in ISO 8601; Unix milliseconds. */
 export function time(options: { description?: string } = {}): Field<number | undefined> {
   return field((value, name) => timeValue(value, name), () => TIME_SCHEMA, {
-    description: options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z.",
+    description: options.description ??
+      "ISO 8601, such as 2026-05-01T12:00:00Z; a time without an offset is UTC.",
   });
 }
 

@@ -14,9 +14,9 @@ import {
   MAX_BLIND_APPEND,
   MAX_BLIND_APPEND_BYTES,
   MAX_BLIND_ENTRY_BYTES,
+  WRAPPED_KEY_BYTES,
 } from "../services/blind_log.ts";
 import { allowsNamespace } from "../auth/scope.ts";
-import { WRAPPED_KEY_BYTES } from "../client/blind_keys.ts";
 import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 

@@ -84,6 +84,11 @@ export interface BlindEntry {
   sealed: Uint8Array;
 }
 
+/**
+ * The bytes of a content key wrapped for a key (`blind_keys.ts`'s `wrapFor`): an X25519 key, then
+ * the 32-byte key sealed with ChaCha20-Poly1305 (nonce, tag).
+ */
+export const WRAPPED_KEY_BYTES = 32 + 12 + 32 + 16;
 /** The bytes of one sealed entry at most: a state value, less room for its id. */
 export const MAX_BLIND_ENTRY_BYTES = 59_000;
 /** The bytes of the entries of one append together at most (one atomic batch). */

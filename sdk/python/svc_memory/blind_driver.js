@@ -6505,6 +6505,32 @@ function timeOrderedId(now2 = Date.now()) {
 
 // src/validate.ts
 var encoder4 = new TextEncoder();
+function bad(message) {
+  return new SvcError("bad_request", message);
+}
+var ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+function parseIsoTime(value) {
+  const parts = ISO_TIME.exec(value);
+  if (!parts) return NaN;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((n) => Number(n ?? 0));
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return NaN;
+  if (hour > 23 || minute > 59 || second > 59) return NaN;
+  const offset = (parts[8] ?? "Z").toUpperCase().replace(/^([+-]\d{2}):?(\d{2})?$/, (_, hours, minutes = "00") => `${hours}:${minutes}`);
+  const fraction = (parts[7] ?? "").slice(0, 4);
+  const clock = [
+    hour,
+    minute,
+    second
+  ].map((n) => String(n).padStart(2, "0")).join(":");
+  return Date.parse(`${parts.slice(1, 4).join("-")}T${clock}${fraction}${offset}`);
+}
+function timeValue(value, field) {
+  if (value === void 0 || value === null) return void 0;
+  const ms = typeof value === "string" ? parseIsoTime(value) : NaN;
+  if (!Number.isFinite(ms)) throw bad(`${field} must be an ISO 8601 date and time`);
+  return ms;
+}
 var MAX_TTL_SECONDS = 10 * 365 * 86400;
 
 // src/auth/claim_record.ts
@@ -15220,6 +15246,7 @@ var LexicalIndex = class {
 };
 
 // src/services/blind_log.ts
+var WRAPPED_KEY_BYTES = 32 + 12 + 32 + 16;
 var MAX_BLIND_APPEND_BYTES = 3e5;
 var MAX_BLIND_APPEND = 100;
 var encoder11 = new TextEncoder();
@@ -26576,14 +26603,12 @@ ${keyId}`);
     if (records.length === 0) return;
     if (records.every((record) => record.sealed)) {
       const frame = this.#frame(records);
-      if ((await nullIfMissing(Deno.stat(this.#path)))?.size) {
+      if (!await this.#create(frame)) {
         await Deno.writeFile(this.#path, frame, {
           append: true,
           mode: 384
         });
-      } else await writeWhole(this.#path, frame, {
-        temporary: `${this.#path}.tmp`
-      });
+      }
       return;
     }
     const all = [
@@ -26598,8 +26623,38 @@ ${keyId}`);
     ]));
     const kept2 = all.filter((record, at) => !record.sealed || at > (lastErased.get(record.id) ?? -1));
     await writeWhole(this.#path, this.#frame(kept2), {
-      temporary: `${this.#path}.tmp`
+      temporary: this.#temporary
     });
+  }
+  /** The one other file this cache writes (the Python SDK's driver may write no other). */
+  get #temporary() {
+    return `${this.#path}.tmp`;
+  }
+  /**
+   * Makes the file with `frame` as its first frame, whole: written beside it, then linked into
+   * place, which fails where the file is (another process made it meanwhile). `false` when
+   * the file was there already, or another write of its first frame is under way.
+   */
+  async #create(frame) {
+    if (await nullIfMissing(Deno.stat(this.#path))) return false;
+    try {
+      await Deno.writeFile(this.#temporary, frame, {
+        createNew: true,
+        mode: 384
+      });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return false;
+      throw error;
+    }
+    try {
+      await Deno.link(this.#temporary, this.#path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) return false;
+      throw error;
+    } finally {
+      await nullIfMissing(Deno.remove(this.#temporary));
+    }
   }
   #frame(records) {
     const sealed = chachaSeal(this.#key, encoder12.encode(JSON.stringify(records)), this.#data);
@@ -28447,7 +28502,6 @@ var x25519 = /* @__PURE__ */ (() => {
 var encoder13 = new TextEncoder();
 var SALT3 = "svc-blind-v1";
 var POINT_BYTES = 32;
-var WRAPPED_KEY_BYTES = POINT_BYTES + 12 + 32 + 16;
 async function blindKeys(contentKey) {
   const master = await hkdfMaster(contentKey);
   const [entries2, terms2, attributes] = await Promise.all([
@@ -28829,7 +28883,7 @@ var BlindMemory = class _BlindMemory {
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
       const contentKey2 = await unwrapWith(wrapped, this.#options.privateKey, this.namespace).catch((cause) => {
-        throw new SvcError("conflict", "The content key the relayer holds for this key does not open: it was altered, or wrapped for another key. Let this key in again from a device that holds the key", {
+        throw new SvcError("conflict", "The content key the relayer holds for this key does not open: it was altered, or wrapped for another key. Use another delegate key, let in from a device that holds the content key", {
           cause
         });
       });
@@ -29110,13 +29164,14 @@ var BlindMemory = class _BlindMemory {
    */
   async recall(query, options = {}) {
     const { limit = 10, tags, since, until, minScore, explain } = options;
-    const time2 = (at) => at === void 0 ? void 0 : new Date(at).getTime();
+    const time2 = (at, field) => at instanceof Date ? at.getTime() : timeValue(at, field);
+    const filter = {
+      tags,
+      since: time2(since, "since"),
+      until: time2(until, "until")
+    };
     const ask = () => this.#opened.index.recall(OWNER, query, limit, this.namespace, {
-      filter: {
-        tags,
-        since: time2(since),
-        until: time2(until)
-      },
+      filter,
       minScore,
       explain
     });
@@ -29133,7 +29188,7 @@ var BlindMemory = class _BlindMemory {
   }
   /** Erases the memory `id`; the relayer's signed receipt. */
   async forget(id) {
-    const path = `/api/blind/entries/${encodeURIComponent(id)}?${this.#query()}`;
+    const path = `/api/blind/entries/${segment(id)}?${this.#query()}`;
     const receipt = await this.#json("DELETE", path);
     await this.sync();
     return receipt;
@@ -29197,7 +29252,7 @@ var BlindMemory = class _BlindMemory {
    */
   async importLines(lines) {
     const memories = lines.map((line) => {
-      const createdAt = line.created_at ? Date.parse(line.created_at) : Date.now();
+      const createdAt = line.created_at ? parseIsoTime(line.created_at) : Date.now();
       if (!line.text?.trim() || Number.isNaN(createdAt)) {
         throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
       }
