@@ -5,9 +5,9 @@
  * then the sealed frame. The entries inside stay sealed under the content key too. A frame cut
  * short (a crash while writing) ends what is read: the file is cut there and the relayer's log
  * fills the rest. The first frame is written whole (`#create`), so a file whose first frame is cut
- * short is no cache: it is refused, never cut. A whole frame that does not open was written under another content key (or
- * altered): the file is refused, never cut, so a relayer cannot make a device forget the key it
- * holds. An erase rewrites the file without the erased entry.
+ * short is no cache: it is refused, never cut. A whole frame that does not open was written under
+ * another content key (or altered): the file is refused, never cut, so a relayer cannot make a
+ * device forget the key it holds. An erase rewrites the file without the erased entry.
  */
 import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
 import { nullIfMissing, writeWhole } from "@svc/util/files";
