@@ -132,7 +132,15 @@ Deno.test("erase: a signed receipt, and the memory is gone from get, list, recal
   assert.equal(await verifyReceipt({ ...receipt, memory_id: tea }, receiptKey), false);
 
   await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);
-  await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 404);
+  // Sent again (its answer lost), the erase says the memory was erased; to no one else.
+  const again = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 404);
+  assert.deepEqual([again.code, again.reason], ["not_found", "erased"]);
+  assert.match(again.error, /erased already/);
+  const scoped = await t.addKey(alice, { scope: { namespaces: ["work"] } });
+  for (const [who, id] of [[bob, bees], [scoped, bees], [alice, crypto.randomUUID()]] as const) {
+    const other = await json(await t.signed(who, "DELETE", `/api/memories/${id}`), 404);
+    assert.equal(other.reason, undefined);
+  }
   const { memories } = await json(await t.signed(alice, "GET", "/api/memories"));
   assert.deepEqual(memories.map((m: { id: string }) => m.id), [tea]);
   assert.deepEqual(await recallIds(t, alice, "bees garden"), [tea]);

@@ -123,7 +123,18 @@ export function lifecycleRoutes(lifecycle: LifecycleService): Route<HandlerConte
         credentials: caller.credentials,
         allow: allowById(caller, touch, id, unknown),
       });
-      if (!receipt) throw unknown();
+      if (!receipt) {
+        // An erase sent again after its answer was lost: the memory is gone, and says so to a
+        // key that may use every namespace (the record names none).
+        if (!caller.scope.namespaces && await lifecycle.erasedAlready(caller.owner, id)) {
+          throw new SvcError(
+            "not_found",
+            "This memory was erased already; its receipt was the answer to that erase",
+            { details: { reason: "erased" } },
+          );
+        }
+        throw unknown();
+      }
       return jsonResponse(200, receipt);
     }, {
       ...anyKeySigned,
@@ -139,7 +150,10 @@ export function lifecycleRoutes(lifecycle: LifecycleService): Route<HandlerConte
             description: "The erase receipt, signed by the relayer (`/health`'s `receiptKey`).",
             example: EXAMPLE_RECEIPT,
           },
-          404: { description: "Unknown, or another owner's." },
+          404: {
+            description: 'Unknown, or another owner\'s; `reason: "erased"` when it was erased ' +
+              "already (to a key that may use every namespace).",
+          },
           409: STILL_STORED,
           501: NO_SPONSOR,
         },

@@ -108,6 +108,11 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       return await erased;
     },
 
+    /** Whether the owner's memory `id` was erased (its erase finished; the answer may be lost). */
+    async erasedAlready(owner: string, id: string): Promise<boolean> {
+      return (await records.erased(owner, [id])).has(id);
+    },
+
     /**
      * Erases memories that only a blob holds, no index row (restore's copies of a text the
      * namespace holds again): keys, records and blobs, a receipt each.
