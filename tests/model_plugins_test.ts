@@ -334,3 +334,54 @@ Deno.test("openai: a 429 whose Retry-After outlasts the time limit is reported a
   await rejectsWith(held, "backend_unavailable", /did not answer in time/);
   answer();
 });
+
+/** A server on a free port answering `answer`, with the paths it was asked. */
+function serveLocal(answer: (request: Request) => Response | Promise<Response>) {
+  const asked: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    asked.push(new URL(request.url).pathname);
+    return answer(request);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    asked,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+for (const flavour of FLAVOURS) {
+  Deno.test(`${flavour.name}: a vector that is no 32-bit embedding (1e39, null) is the provider's failure`, async () => {
+    await using fake = startFakeModelServer(flavour.name, { dimensions: 4 });
+    const embedder = await flavour.embedder(fake.url, { retries: 0 });
+    for (const vector of [[1, 1e39, 0.5, 0.1], null]) {
+      fake.fail(200, 1, flavour.vectorsBody([vector as unknown as unknown[]]));
+      await rejectsWith(embedder.embed(["my cat likes tuna"]), "backend_unavailable", /not/);
+    }
+  });
+
+  Deno.test(`${flavour.name}: a redirect is not followed, and an answer past 32 MiB is not read`, async () => {
+    await using elsewhere = serveLocal(() => new Response("{}"));
+    await using redirecting = serveLocal((request) =>
+      new Response(null, {
+        status: 307,
+        headers: { location: `${elsewhere.url}${new URL(request.url).pathname}` },
+      })
+    );
+    const notTheApi = (error: unknown) => {
+      assert.ok(error instanceof SvcError, String(error));
+      assert.match(error.message, /HTTP 502|something other than its API's JSON/);
+      return true;
+    };
+    await assert.rejects(flavour.embedder(redirecting.url, { retries: 0 }), notTheApi);
+    assert.ok(redirecting.asked.length > 0);
+    assert.deepEqual(elsewhere.asked, [], "the text went nowhere else");
+
+    const huge = "[" + "0.1,".repeat(9 * 2 ** 20) + "0.1]";
+    await using flooding = serveLocal(() =>
+      new Response(`{"embeddings":[${huge}],"data":[{"embedding":${huge}}]}`, {
+        headers: { "content-type": "application/json" },
+      })
+    );
+    await assert.rejects(flavour.embedder(flooding.url, { retries: 0 }), notTheApi);
+  });
+}

@@ -60,7 +60,7 @@ export interface OllamaOptions extends RetryOptions {
  * quote it, and it may echo the input.
  */
 function client(api: Provider, options: OllamaOptions, signal: AbortSignal): Ollama {
-  const base = options.fetch ?? fetch;
+  const base = Provider.bounded(options.fetch ?? fetch);
   return new Ollama({
     host: options.host ?? DEFAULT_OLLAMA_HOST,
     fetch: async (input, init) => {

@@ -69,7 +69,7 @@ function tracked<T>(call: (record: { limited: boolean }) => Promise<T>): Promise
 
 /** The API's client, which notes each 429 on the record of the call it answers. */
 function client(options: OpenAiOptions): OpenAI {
-  const send = options.fetch ?? fetch;
+  const send = Provider.bounded(options.fetch ?? fetch);
   return new OpenAI({
     // Local servers (vLLM, LM Studio, llama.cpp) accept any key.
     apiKey: options.apiKey || "not-needed",

@@ -16,6 +16,7 @@
  * ```
  * @module
  */
+import { readBounded } from "@svc/util/read_bounded";
 import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 
@@ -72,6 +73,15 @@ class UnexpectedAnswer extends Error {
     this.status = status;
   }
 }
+
+/**
+ * The most bytes of a provider's answer read: 256 vectors of 3,072 numbers written out as JSON
+ * take about 16 MB. More is no answer of its API.
+ */
+const MAX_ANSWER_BYTES = 32 * 2 ** 20;
+
+/** Statuses whose response has no body. */
+const NO_BODY = new Set([204, 205]);
 
 /** The details of a provider's failure: its call and retries are over (see `Provider.error`). */
 const PROVIDER = { reason: "provider" };
@@ -158,6 +168,30 @@ export class Provider {
   }
 
   /**
+   * `send` as a provider's client should call it. A redirect is not followed, since it would
+   * carry the text to another address: it reads as an answer of 502, not the API's. An answer is
+   * read up to `MAX_ANSWER_BYTES`, then refused the same way.
+   */
+  static bounded(send: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const response = await send(input, { ...init, redirect: "manual" });
+      const refused = () => new Response(null, { status: 502 });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        return refused();
+      }
+      let body: Uint8Array<ArrayBuffer>;
+      try {
+        body = await readBounded(response, MAX_ANSWER_BYTES, { signal: init?.signal ?? undefined });
+      } catch (error) {
+        if (error instanceof RangeError) return refused();
+        throw error;
+      }
+      return new Response(NO_BODY.has(response.status) ? null : body, response);
+    };
+  }
+
+  /**
    * A failure as an `SvcError`: input the provider refuses (400, 413, 422) is the caller's
    * `bad_request`, with the provider's own message only when quoted (the input is the caller's
    * own: analyze, ask, a start-up probe); everything else — down, timed out, overloaded,
@@ -201,6 +235,13 @@ export class Provider {
 
   /** `vector` L2-normalised, checked for its size and that it holds numbers, not only zeros. */
   normalised(vector: ArrayLike<unknown>, dimensions: number): Float32Array<ArrayBuffer> {
+    if (typeof vector?.length !== "number") {
+      throw new SvcError(
+        "backend_unavailable",
+        `${this.name} returned what is not a vector: not an embedding`,
+        { details: INVALID },
+      );
+    }
     if (vector.length !== dimensions) {
       throw new SvcError(
         "backend_unavailable",
@@ -212,14 +253,15 @@ export class Provider {
     let squares = 0;
     for (let i = 0; i < dimensions; i++) {
       const value = vector[i];
-      if (typeof value !== "number" || !Number.isFinite(value)) {
+      out[i] = typeof value === "number" ? value : NaN;
+      // As a 32-bit float: 1e39 is not finite there.
+      if (!Number.isFinite(out[i])) {
         throw new SvcError(
           "backend_unavailable",
           `${this.name} returned a vector holding what is not a number (at ${i}): not an embedding`,
           { details: INVALID },
         );
       }
-      out[i] = value;
       squares += out[i] * out[i];
     }
     if (squares === 0) {
