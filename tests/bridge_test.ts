@@ -259,7 +259,7 @@ Deno.test("bridge: an erase sent again after a lost connection that finds no mem
   assert.equal(answer.isError, true);
   assert.match(
     textOf(answer),
-    /^The connection to the relayer was lost while svc_forget was sent, so it was sent again, and that answered: .*No such memory.* The first attempt may have been done: check with svc_get or svc_recall\.$/s,
+    /^The connection to the relayer was lost while svc_forget was sent, so it was sent again, and that answered: .*erased already.* The first attempt may have been done: check with svc_get or svc_recall\.$/s,
   );
 });
 

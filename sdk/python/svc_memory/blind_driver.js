@@ -6590,6 +6590,9 @@ function sleep(ms, signal) {
   });
 }
 
+// src/llm/provider.ts
+var MAX_ANSWER_BYTES2 = 32 * 2 ** 20;
+
 // plugins/onnx_embedder/model_dir.ts
 import { createHash as createHash3 } from "node:crypto";
 
