@@ -10,6 +10,7 @@ import asyncio
 import inspect
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
@@ -48,7 +49,18 @@ def _credentials(
             "`svc-mcp login`",
             code="usage",
         )
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", str(delegate_key)):
+        raise SvcError("The delegate key is not a private key: 64 hex characters", code="usage")
     return (base_url or "http://127.0.0.1:8000").rstrip("/"), delegate_key, account_id
+
+
+def _segment(value: Any, what: str) -> str:
+    """``value`` as one path segment; an id that is not one, or would change the path (empty,
+    ``.``, ``..``), is refused before anything is sent."""
+    if not isinstance(value, str) or value in ("", ".", ".."):
+        raise SvcError(f"{what} must be an id such as list() gives, not {value!r}",
+                       code="bad_request")
+    return quote(value, safe="")
 
 
 def _without_userinfo(url: str) -> str:
@@ -276,6 +288,10 @@ class _Api:
 
     def remember_bulk(self, items: Iterable[Mapping[str, Any]], *, wait: bool = False) -> Any:
         """Remembers 1 to 20 items (``{"text", "namespace"?, "tags"?}``): their job ids."""
+        items = [] if isinstance(items, (str, Mapping)) else list(items)
+        if not items or not all(isinstance(i, Mapping) for i in items):
+            raise SvcError('items must be 1 to 20 mappings such as {"text": "…"}',
+                           code="bad_request")
         accepted = self._call(
             _Call("POST", "/api/remember/bulk", {"items": [dict(i) for i in items]}, dict, True)
         )
@@ -285,10 +301,13 @@ class _Api:
 
     def job(self, job_id: str) -> Any:
         """A remember job's state."""
-        return self._call(_Call("GET", f"/api/remember/{quote(job_id, safe='')}", None, _job, True))
+        path = f"/api/remember/{_segment(job_id, 'job_id')}"
+        return self._call(_Call("GET", path, None, _job, True))
 
     def jobs(self, job_ids: List[str]) -> Any:
         """1 to 100 jobs' states, in order (an unknown one is ``not_found``)."""
+        if isinstance(job_ids, str) or not all(isinstance(i, str) for i in job_ids or [None]):
+            raise SvcError("job_ids must be a list of job ids", code="bad_request")
         return self._call(
             _Call("POST", "/api/remember/bulk/status", {"job_ids": list(job_ids)},
                   lambda d: [_job(j) for j in d["results"]], True)
@@ -329,20 +348,20 @@ class _Api:
 
     def get(self, memory_id: str) -> Any:
         """One memory."""
-        path = f"/api/memories/{quote(memory_id, safe='')}"
+        path = f"/api/memories/{_segment(memory_id, 'memory_id')}"
         return self._call(_Call("GET", path, None, lambda d: types.build(types.Memory, d), True))
 
     def update(self, memory_id: str, text: str, *, tags: Optional[List[str]] = None,
                wait: bool = False) -> Any:
         """Replaces a memory's text (a new version; the old one is erased): its job."""
-        path = f"/api/memories/{quote(memory_id, safe='')}"
+        path = f"/api/memories/{_segment(memory_id, 'memory_id')}"
         accepted = self._call(_Call("PUT", path, _drop_none({"text": text, "tags": tags}), _job, True))
         return self._then(accepted, lambda job: self._settled(job) if wait else job)
 
     def erase(self, memory_id: str) -> Any:
         """Erases a memory (its key is destroyed): the signed receipt, verified (see
         ``verify_receipts``)."""
-        path = f"/api/memories/{quote(memory_id, safe='')}"
+        path = f"/api/memories/{_segment(memory_id, 'memory_id')}"
         return self._verified(
             lambda: self._call(_Call("DELETE", path, None, dict, True)),
             lambda receipt: [(receipt, memory_id)],

@@ -96,6 +96,19 @@ def test_errors_carry_code_reason_and_request_id(relayer, client):
     assert bad.value.code == "bad_request"
 
 
+def test_arguments_of_the_wrong_kind_are_refused_before_anything_is_sent(relayer, client):
+    for call in (lambda: client.get(None), lambda: client.get(".."), lambda: client.erase(""),
+                 lambda: client.job(None), lambda: client.jobs(None), lambda: client.jobs("j1"),
+                 lambda: client.remember_bulk(["a", "b"]), lambda: client.remember_bulk("a")):
+        with pytest.raises(SvcError) as refused:
+            call()
+        assert (refused.value.code, refused.value.status) == ("bad_request", 0)
+    with pytest.raises(SvcError) as key:
+        Client(relayer["url"], delegate_key="zz", account_id=relayer["account_id"])
+    assert key.value.code == "usage" and "64 hex characters" in str(key.value)
+    assert "zz" not in str(key.value)
+
+
 def test_async_client_has_the_same_calls(relayer):
     async def run():
         async with AsyncClient(relayer["url"], delegate_key=relayer["delegate_key"],
