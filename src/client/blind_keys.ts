@@ -59,7 +59,9 @@ export async function unwrapWith(
   privateKey: string,
   namespace: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) throw new Error("a wrapped key is 92 bytes");
+  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) {
+    throw new Error(`a wrapped key is ${WRAPPED_KEY_BYTES} bytes`);
+  }
   const secret = ed25519.utils.toMontgomerySecret(Uint8Array.fromHex(privateKey));
   const recipient = x25519.getPublicKey(secret);
   const ephemeral = wrapped.subarray(0, POINT_BYTES);

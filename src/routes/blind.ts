@@ -29,8 +29,10 @@ const MAX_SEALED_KEY_BYTES = 4096;
 const EXAMPLE_WRAPPED = new Uint8Array(WRAPPED_KEY_BYTES).fill(7).toBase64();
 const EXAMPLE_KEY = "5c1f".padEnd(64, "0");
 
-/** A content key the relayer cannot unwrap, but whose length it checks: another would lock out
- * its key for good, since no other key may replace it. */
+/**
+ * Refuses a wrapped content key of another length than a wrap's: the relayer cannot unwrap it,
+ * but a malformed one would lock its key out for good, since no other key may replace it.
+ */
 function checkWrapped(wrapped: Uint8Array | undefined) {
   if (wrapped?.byteLength !== WRAPPED_KEY_BYTES) {
     throw new SvcError(

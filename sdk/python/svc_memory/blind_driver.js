@@ -28529,7 +28529,9 @@ async function wrapFor(contentKey, publicKey, namespace) {
   return concatBytes(ephemeral, chachaSeal(key, contentKey, encoder13.encode(namespace)));
 }
 async function unwrapWith(wrapped, privateKey, namespace) {
-  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) throw new Error("a wrapped key is 92 bytes");
+  if (wrapped.byteLength !== WRAPPED_KEY_BYTES) {
+    throw new Error(`a wrapped key is ${WRAPPED_KEY_BYTES} bytes`);
+  }
   const secret = ed25519.utils.toMontgomerySecret(Uint8Array.fromHex(privateKey));
   const recipient = x25519.getPublicKey(secret);
   const ephemeral = wrapped.subarray(0, POINT_BYTES);
