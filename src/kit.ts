@@ -54,7 +54,12 @@ export {
   type AccessRecordRange,
   type SealedAccessRecord,
 } from "./services/access_log_store.ts";
-export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
+export type {
+  ErasedMemory,
+  Erasure,
+  Expiry,
+  LifecycleRecordStore,
+} from "./services/lifecycle_records.ts";
 export type { UpdateClaims } from "./services/update_claims.ts";
 export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {

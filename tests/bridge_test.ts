@@ -236,7 +236,7 @@ Deno.test("bridge: a relayer that takes the connection but never answers is repo
   }
 });
 
-Deno.test("bridge: an erase sent again after a lost connection that finds no memory says the first attempt may have done it", async () => {
+Deno.test("bridge: sent again after a lost connection, an update that finds its work done says so, and an erase answers its receipt", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
   await using host = await bridged(() => identityOf(stack, caller));
@@ -249,18 +249,28 @@ Deno.test("bridge: an erase sent again after a lost connection that finds no mem
   if (saved.status === "duplicate") throw new Error("unexpected duplicate");
   await sdk.waitForJob(saved.job_id);
   await host.client.callTool({ name: "svc_recall", arguments: { query: "bees" } }); // connected
-  // As if the erase had landed and its answer was lost with the connection.
-  await sdk.forget(saved.job_id);
+  // As if the update had landed and its answer was lost with the connection.
+  const updated = await sdk.update(saved.job_id, { text: "I keep wasps" });
+  await sdk.waitForJob(updated.job_id);
   await stack.sidecar.sessions.closeAll();
-  const answer = await host.client.callTool({
-    name: "svc_forget",
-    arguments: { id: saved.job_id },
+  const update = await host.client.callTool({
+    name: "svc_update",
+    arguments: { id: saved.job_id, text: "I keep wasps" },
   });
-  assert.equal(answer.isError, true);
+  assert.equal(update.isError, true);
   assert.match(
-    textOf(answer),
-    /^The connection to the relayer was lost while svc_forget was sent, so it was sent again, and that answered: .*erased already.* The first attempt may have been done: check with svc_get or svc_recall\.$/s,
+    textOf(update),
+    /^The connection to the relayer was lost while svc_update was sent, so it was sent again, and that answered: .+ The first attempt may have been done: check with svc_get or svc_recall\.$/s,
   );
+  // The same for an erase: sent again, it answers the receipt of the erase that landed.
+  const receipt = await sdk.forget(updated.job_id);
+  await stack.sidecar.sessions.closeAll();
+  const forget = await host.client.callTool({
+    name: "svc_forget",
+    arguments: { id: updated.job_id },
+  });
+  assert.equal(forget.isError, undefined, textOf(forget));
+  assert.deepEqual(forget.structuredContent, receipt);
 });
 
 Deno.test("bridge: calls past the session's 64 wait for their turn; none is refused or sent twice", async () => {

@@ -132,11 +132,18 @@ Deno.test("erase: a signed receipt, and the memory is gone from get, list, recal
   assert.equal(await verifyReceipt({ ...receipt, memory_id: tea }, receiptKey), false);
 
   await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);
-  // Sent again (its answer lost), the erase says the memory was erased; to no one else.
+  // Sent again (its answer lost), the erase answers the same receipt; to no one else.
+  assert.deepEqual(await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`)), receipt);
+  const scoped = await t.addKey(alice, { scope: { namespaces: ["work"] } });
+  const mine = await t.addKey(alice, { scope: { namespaces: ["default"] } });
+  assert.deepEqual(await json(await t.signed(mine, "DELETE", `/api/memories/${bees}`)), receipt);
+  // An erase an earlier version recorded names no blob: sent again, it says the memory was erased.
+  const record = (await Array.fromAsync(t.kv.list({ prefix: [] })))
+    .find(({ key }) => key.includes("erased") && key.at(-1) === bees)!;
+  await t.kv.set(record.key, Date.parse(receipt.erased_at));
   const again = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 404);
   assert.deepEqual([again.code, again.reason], ["not_found", "erased"]);
   assert.match(again.error, /erased already/);
-  const scoped = await t.addKey(alice, { scope: { namespaces: ["work"] } });
   for (const [who, id] of [[bob, bees], [scoped, bees], [alice, crypto.randomUUID()]] as const) {
     const other = await json(await t.signed(who, "DELETE", `/api/memories/${id}`), 404);
     assert.equal(other.reason, undefined);

@@ -124,8 +124,8 @@ export function lifecycleRoutes(lifecycle: LifecycleService): Route<HandlerConte
         allow: allowById(caller, touch, id, unknown),
       });
       if (!receipt) {
-        // An erase sent again after its answer was lost: the memory is gone, and says so to a
-        // key that may use every namespace (the record names none).
+        // An erase sent again whose record names no namespace (an earlier version's): the memory
+        // is gone, and says so to a key that may use every namespace.
         if (!caller.scope.namespaces && await lifecycle.erasedAlready(caller.owner, id)) {
           throw new SvcError(
             "not_found",

@@ -37,7 +37,7 @@ export interface EraseRequestDependencies {
   vectors: VectorStore;
   records: LifecycleRecordStore;
   lexicon: LexicalIndex;
-  eraser: Pick<Eraser, "eraseAsked" | "eraseBlobs">;
+  eraser: Pick<Eraser, "eraseAsked" | "eraseBlobs" | "receiptAgain">;
   /** Finds the memory an erase by id is for. */
   locateStored: MemoryLocator["locateStored"];
   /** Unix milliseconds. */
@@ -90,14 +90,17 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   }
 
   return {
-    /** Erases a memory of the owner; `null` when it has none of this id. */
+    /**
+     * Erases a memory of the owner; `null` when it has none of this id. A memory erased already
+     * answers its receipt again where the record names its blob and namespace.
+     */
     async erase(
       owner: string,
       id: string,
       options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
       const found = await locateStored(owner, id, "erase", options.allow);
-      if (!found) return null;
+      if (!found) return await eraser.receiptAgain(owner, id, options.allow);
       const key = JSON.stringify([owner, id]);
       const under = erasing.get(key);
       if (under) return await under;

@@ -186,14 +186,14 @@ export function createEraser(deps: EraserDependencies) {
     const ids = entries.map((entry) => entry.id);
     await vectors.delete(ids);
     await lexicon.remove(owner, namespace, ids);
-    await records.markErased(
-      owner,
-      [
-        ...entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
-        ...intents,
-      ],
-      erasedAt,
-    );
+    // The entries last: theirs is the record kept, with the blob and namespace a receipt names.
+    const erased = entries.map(({ id, blobId, info }) => ({
+      memoryId: id,
+      expiresAt: info?.expiresAt,
+      blobId,
+      namespace,
+    }));
+    await records.markErased(owner, [...intents, ...erased], erasedAt);
   }
 
   /**
@@ -252,7 +252,27 @@ export function createEraser(deps: EraserDependencies) {
     return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
-  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, withdraw };
+  /**
+   * The receipt of an erase again, its answer lost: when the record names the memory's blob and
+   * namespace, and `allow` (which throws to refuse) lets the caller use that namespace.
+   */
+  async function receiptAgain(
+    owner: string,
+    memoryId: string,
+    allow?: (namespace: string) => void,
+  ): Promise<EraseReceipt | null> {
+    const erasure = await records.erasure(owner, memoryId);
+    if (erasure?.blobId === undefined || erasure.namespace === undefined) return null;
+    allow?.(erasure.namespace);
+    return await identity.receipt({
+      memory_id: memoryId,
+      owner,
+      blob_id: erasure.blobId,
+      erased_at: iso(erasure.erasedAt),
+    });
+  }
+
+  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, withdraw, receiptAgain };
 }
 
 export type Eraser = ReturnType<typeof createEraser>;

@@ -3,7 +3,7 @@
  * brings one back from a blob that survived, a backup put back for instance, and deletes that
  * blob), and when memories expire (so the sweep finds them after a restart).
  * `StateLifecycleRecords` keeps them in the relayer's `StateStore`, an expiry's owner and
- * namespace sealed with {@link ExpirySeal}.
+ * namespace sealed, and an erased memory's blob and namespace.
  */
 import { hkdfSync } from "node:crypto";
 import { openNow, sealNow } from "@svc/util/sealing";
@@ -30,6 +30,26 @@ export interface Expiry {
   expiresAt: number;
 }
 
+/** A memory to record erased: with its blob and namespace, its receipt can be answered again. */
+export interface ErasedMemory {
+  memoryId: string;
+  /** When it was due to expire: it is taken off the schedule. */
+  expiresAt?: number;
+  blobId?: string;
+  namespace?: string;
+}
+
+/**
+ * A recorded erase: when, and the memory's blob and namespace where the erase named them (not
+ * for a memory that was never stored, nor in a record of an earlier version).
+ */
+export interface Erasure {
+  /** Unix milliseconds: what its receipt names. */
+  erasedAt: number;
+  blobId?: string;
+  namespace?: string;
+}
+
 /**
  * Where the relayer keeps the erased memories and the expiry schedule (`StateLifecycleRecords`,
  * in the relayer's `StateStore`). `due` with a lease hands what it returns to one caller at a
@@ -37,14 +57,16 @@ export interface Expiry {
  * `lifecycleRecordStoreSuite` (in the testing module) checks a store.
  */
 export interface LifecycleRecordStore {
-  /** Records erases, and drops the erased memories from the expiry schedule. */
-  markErased(
-    owner: string,
-    memories: { memoryId: string; expiresAt?: number }[],
-    erasedAt: number,
-  ): Promise<void>;
+  /**
+   * Records erases, and drops the erased memories from the expiry schedule. A memory given with
+   * its blob and namespace has them recorded too (sealed), for {@link erasure}; where a memory
+   * is given more than once, the last names what is recorded.
+   */
+  markErased(owner: string, memories: ErasedMemory[], erasedAt: number): Promise<void>;
   /** Which of `memoryIds` were erased. */
   erased(owner: string, memoryIds: string[]): Promise<Set<string>>;
+  /** The erase of the owner's memory `memoryId`, as recorded; `null` when it was not erased. */
+  erasure(owner: string, memoryId: string): Promise<Erasure | null>;
   /** Adds memories to the expiry schedule. */
   schedule(expiries: Expiry[]): Promise<void>;
   /** Takes these entries off the expiry schedule (the memories are not recorded erased). */
@@ -60,40 +82,34 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * How a store seals a scheduled expiry's owner and namespace: together, AES-256-GCM under a key
- * HKDF derives from the relayer's 32-byte secret, the expiry's time and memory id bound in.
+ * How the records seal what names a memory's place: a scheduled expiry's owner and namespace, an
+ * erased memory's blob and namespace. A list of strings, AES-256-GCM under a key HKDF derives
+ * from the relayer's 32-byte secret, with what the record's key holds bound in.
  */
-export class ExpirySeal {
+class RecordSeal {
   #key: Uint8Array;
 
-  /** The seal of the relayer's 32-byte `secret`. */
   constructor(secret: Uint8Array<ArrayBuffer>) {
     this.#key = new Uint8Array(
       hkdfSync("sha256", secret, "svc-postgres-lifecycle-v1", "expiry schedule", 32),
     );
   }
 
-  /** `expiry`'s owner and namespace, sealed. */
-  seal({ owner, namespace, expiresAt, memoryId }: Expiry): Uint8Array<ArrayBuffer> {
-    const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    return sealNow(this.#key, plain, aadOf(expiresAt, memoryId));
+  seal(values: string[], bound: string): Uint8Array<ArrayBuffer> {
+    return sealNow(this.#key, encoder.encode(JSON.stringify(values)), encoder.encode(bound));
   }
 
-  /** The owner and namespace `seal` sealed for that time and memory; throws otherwise. */
-  open(
-    expiresAt: number,
-    memoryId: string,
-    sealed: Uint8Array,
-  ): { owner: string; namespace: string } {
-    const plain = openNow(this.#key, sealed, aadOf(expiresAt, memoryId));
-    const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
-    return { owner, namespace };
+  /** What `seal` sealed with the same `bound`; throws otherwise. */
+  open(sealed: Uint8Array, bound: string): string[] {
+    return JSON.parse(decoder.decode(openNow(this.#key, sealed, encoder.encode(bound))));
   }
 }
 
-function aadOf(expiresAt: number, memoryId: string): Uint8Array {
-  return encoder.encode(`svc-expiry:${expiresAt}:${memoryId}`);
-}
+const expiryBound = (expiresAt: number, memoryId: string) => `svc-expiry:${expiresAt}:${memoryId}`;
+const erasedBound = (owner: string, memoryId: string) => `svc-erased:${owner}:${memoryId}`;
+
+/** An erase as stored: its time, with the memory's blob and namespace sealed where known. */
+type ErasedValue = number | { at: number; sealed: Uint8Array<ArrayBuffer> };
 
 /** An expiry as stored: sealed, or as an earlier version kept it, in clear. */
 type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namespace: string };
@@ -110,7 +126,8 @@ function unschedule(
 
 /**
  * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", ownerTag, memoryId]` →
- * Unix ms of the erase (what its receipt names), the owner by a keyed hash of its address;
+ * Unix ms of the erase (what its receipt names), or `{at, sealed}` with the memory's blob and
+ * namespace sealed too, the owner by a keyed hash of its address;
  * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together, in
  * expiry order; `["expiry_lease", expiresAt, memoryId]` → until when a sweep holds it. What an
  * earlier version kept in clear (an owner's address, an expiry's `{owner, namespace}`) is read as
@@ -121,22 +138,27 @@ function unschedule(
  */
 export class StateLifecycleRecords implements LifecycleRecordStore {
   readonly #state: StateStore;
-  readonly #seal: ExpirySeal;
+  readonly #seal: RecordSeal;
   readonly #owners: Promise<CryptoKey>;
   readonly #keys?: KeyStore;
 
   /** The records in `state`, sealed under the relayer's `secret`; see the class documentation. */
   constructor(state: StateStore, secret: Uint8Array<ArrayBuffer>, keyStore?: KeyStore) {
     this.#state = state;
-    this.#seal = new ExpirySeal(secret);
+    this.#seal = new RecordSeal(secret);
     this.#owners = tagKey(secret, "erased owners");
     this.#keys = keyStore;
   }
 
+  #sealExpiry({ owner, namespace, expiresAt, memoryId }: Expiry): Uint8Array<ArrayBuffer> {
+    return this.#seal.seal([owner, namespace], expiryBound(expiresAt, memoryId));
+  }
+
   #expiry(key: StateKey, value: ExpiryValue): Expiry {
     const [, expiresAt, memoryId] = key as [string, number, string];
-    const where = "sealed" in value ? this.#seal.open(expiresAt, memoryId, value.sealed) : value;
-    return { memoryId, owner: where.owner, namespace: where.namespace, expiresAt };
+    if (!("sealed" in value)) return { memoryId, ...value, expiresAt };
+    const [owner, namespace] = this.#seal.open(value.sealed, expiryBound(expiresAt, memoryId));
+    return { memoryId, owner, namespace, expiresAt };
   }
 
   async #erasedKeys(owner: string, memoryIds: string[]): Promise<StateKey[]> {
@@ -151,7 +173,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   async sealStored(): Promise<number> {
     const expiries = await rewriteEach<ExpiryValue>(this.#state, ["expiry"], (value, key) => {
       if ("sealed" in value) return undefined;
-      return { sealed: this.#seal.seal(this.#expiry(key, value)) };
+      return { sealed: this.#sealExpiry(this.#expiry(key, value)) };
     });
     let moved = 0;
     // An owner's tag is hex, never "0x…": a moved entry is not moved again.
@@ -165,11 +187,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
     return expiries + moved;
   }
 
-  async markErased(
-    owner: string,
-    memories: { memoryId: string; expiresAt?: number }[],
-    erasedAt: number,
-  ): Promise<void> {
+  async markErased(owner: string, memories: ErasedMemory[], erasedAt: number): Promise<void> {
     if (memories.length === 0) return;
     await this.#keys?.erase(owner, memories.map(({ memoryId }) => memoryId));
     const keys = await this.#erasedKeys(owner, memories.map(({ memoryId }) => memoryId));
@@ -177,8 +195,14 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
       this.#state,
       memories.keys(),
       (batch, i) => {
-        batch.set(keys[i], erasedAt);
-        const { expiresAt, memoryId } = memories[i];
+        const { expiresAt, memoryId, blobId, namespace } = memories[i];
+        batch.set(
+          keys[i],
+          blobId === undefined || namespace === undefined ? erasedAt : {
+            at: erasedAt,
+            sealed: this.#seal.seal([blobId, namespace], erasedBound(owner, memoryId)),
+          } satisfies ErasedValue,
+        );
         if (expiresAt !== undefined) unschedule(batch, { expiresAt, memoryId });
       },
       FAILED,
@@ -191,9 +215,20 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
     return new Set(memoryIds.filter((_, i) => entries[i] !== null));
   }
 
+  async erasure(owner: string, memoryId: string): Promise<Erasure | null> {
+    const [key] = await this.#erasedKeys(owner, [memoryId]);
+    const value = (await this.#state.get<ErasedValue>(key))?.value;
+    if (value === undefined) return null;
+    if (typeof value === "number") return { erasedAt: value };
+    const [blobId, namespace] = this.#seal.open(value.sealed, erasedBound(owner, memoryId));
+    return { erasedAt: value.at, blobId, namespace };
+  }
+
   async schedule(expiries: Expiry[]): Promise<void> {
     await writeInBatches(this.#state, expiries, (batch, expiry) => {
-      batch.set(["expiry", expiry.expiresAt, expiry.memoryId], { sealed: this.#seal.seal(expiry) });
+      batch.set(["expiry", expiry.expiresAt, expiry.memoryId], {
+        sealed: this.#sealExpiry(expiry),
+      });
     }, FAILED);
   }
 

@@ -46,6 +46,22 @@ export function lifecycleRecordStoreSuite(
     assert.deepEqual(await store.erased(OWNER, [ids[0], ids[1]]), new Set([ids[0]]));
   });
 
+  test("erasure answers an erase's time, and the blob and namespace it was given", async (store) => {
+    assert.equal(await store.erasure(OWNER, "memory-1"), null);
+    await store.markErased(OWNER, [
+      { memoryId: "memory-1" },
+      { memoryId: "memory-2", blobId: "blob-2", namespace: "notes" },
+      { memoryId: "memory-2", blobId: "blob-2b", namespace: "work", expiresAt: T + 5 },
+    ], T);
+    assert.deepEqual(await store.erasure(OWNER, "memory-1"), { erasedAt: T });
+    assert.deepEqual(await store.erasure(OWNER, "memory-2"), {
+      erasedAt: T,
+      blobId: "blob-2b",
+      namespace: "work",
+    }, "the last given is kept");
+    assert.equal(await store.erasure(OTHER, "memory-2"), null, "another owner's are apart");
+  });
+
   test("due returns the expired memories soonest first, with owner and namespace", async (store) => {
     await store.schedule([
       expiry(1, T + 3000),
