@@ -158,7 +158,8 @@ Deno.test("an erase answers a receipt and leaves other devices' caches at their 
   assert.ok(await verifyReceipt(receipt, health.receiptKey));
   assert.equal(health.operatorBlind, true);
   assert.equal((await second.recall("Volvo", { minScore: 0 })).total, 0);
-  await assert.rejects(first.forget(id), (error: SvcError) => error.code === "not_found");
+  assert.deepEqual(await first.forget(id), receipt, "sent again: the same receipt");
+  await assert.rejects(first.forget(crypto.randomUUID()), (e: SvcError) => e.code === "not_found");
   assert.deepEqual(await sealedIds(t), []);
 });
 

@@ -8,12 +8,12 @@
  * (`tags.ts`), so neither name is in clear at rest:
  * - `["blind", tag, "head"]`: the last sequence number and the namespace's manifest;
  * - `["blind", tag, "log", seq]`: an entry, or a tombstone;
- * - `["blind", tag, "id", memoryId]`: the sequence number of a memory's entry;
+ * - `["blind", tag, "id", memoryId]`: the sequence number of a memory's entry, or once erased,
+ *   `{erased, at}`: what its receipt names, so that an erase sent again answers it;
  * - `["blind", tag, "wrap", publicKey]`: the content key, wrapped for that key;
  * - `["blind-names", ownerTag, tag]`: the namespace's name, sealed for the owner, so the owner's
  *   operator-blind namespaces can be listed.
  */
-import { count as countItems } from "@svc/util/batches";
 import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
 import {
@@ -105,6 +105,10 @@ const TAGS_KEPT = 10_000;
 const ATTEMPTS = 20;
 
 type Stored = { id: string; sealed?: Uint8Array; erased?: number };
+/** A memory's erase: its entry's sequence number, and when (Unix ms). */
+type Erase = { erased: number; at: number };
+/** A memory's place in the log: its entry's sequence number, or its erase. */
+type Place = number | Erase;
 const encoder = new TextEncoder();
 
 const busy = () =>
@@ -177,7 +181,8 @@ export class BlindLog {
       const aad = encoder.encode(`${owner}\n${at[1]}`);
       const namespace = new TextDecoder().decode(await openBytes(key, entry.value, aad));
       const count = head.value.count ??
-        await countItems(this.#state.list({ prefix: [...at, "id"] }));
+        (await Array.fromAsync(this.#state.list<Place>({ prefix: [...at, "id"] })))
+          .filter(({ value }) => typeof value === "number").length;
       const { createdAt, erasing } = head.value;
       found.push({ namespace, count, createdAt, ...(erasing && { erasing }) });
     }
@@ -301,11 +306,11 @@ export class BlindLog {
   async append(owner: string, namespace: string, entries: BlindEntry[]): Promise<number> {
     const at = await this.#prefix(owner, namespace);
     return await this.#committed(at, async (head, batch) => {
-      const held = await this.#state.getMany(entries.map(({ id }) => [...at, "id", id]));
+      const held = await this.#state.getMany<Place>(entries.map(({ id }) => [...at, "id", id]));
       let seq = head.seq;
       const fresh = new Set<string>();
       entries.forEach(({ id, sealed }, i) => {
-        if (held[i] || fresh.has(id)) return;
+        if (typeof held[i]?.value === "number" || fresh.has(id)) return;
         fresh.add(id);
         seq++;
         batch.set([...at, "log", seq], { id, sealed } satisfies Stored)
@@ -353,31 +358,34 @@ export class BlindLog {
 
   /**
    * Erases the memory `id`: its entry is deleted and a tombstone appended in one batch, and the
-   * relayer signs a receipt (`blob_id` names the log entry). `null`: the log holds no such entry.
+   * relayer signs a receipt (`blob_id` names the log entry). Erased already, it answers that
+   * erase's receipt again. `null`: the log never held such an entry.
    */
   async erase(owner: string, namespace: string, id: string): Promise<EraseReceipt | null> {
     const at = await this.#prefix(owner, namespace);
-    let erasedSeq = 0;
-    const erasedAt = this.#now();
+    let erase: Erase | undefined;
     await this.#committed(at, async (head, batch) => {
-      const entry = await this.#state.get<number>([...at, "id", id]);
-      erasedSeq = entry?.value ?? 0;
-      if (!entry) return { seq: head.seq, added: 0 };
-      batch.delete([...at, "log", entry.value])
-        .delete([...at, "id", id])
-        .set([...at, "log", head.seq + 1], { id, erased: erasedAt } satisfies Stored);
+      const place = (await this.#state.get<Place>([...at, "id", id]))?.value;
+      if (typeof place !== "number") {
+        erase = place;
+        return { seq: head.seq, added: 0 };
+      }
+      erase = { erased: place, at: this.#now() };
+      batch.delete([...at, "log", place])
+        .set([...at, "id", id], erase satisfies Place)
+        .set([...at, "log", head.seq + 1], { id, erased: erase.at } satisfies Stored);
       return { seq: head.seq + 1, added: -1 };
     });
-    return erasedSeq ? await this.#receipt(owner, id, erasedSeq, erasedAt) : null;
+    return erase ? await this.#receipt(owner, id, erase) : null;
   }
 
-  /** The relayer's signed receipt for the erase of the memory `id`, whose entry was `seq`. */
-  #receipt(owner: string, id: string, seq: number, erasedAt: number): Promise<EraseReceipt> {
+  /** The relayer's signed receipt for the erase of the memory `id`, whose entry was `erased`. */
+  #receipt(owner: string, id: string, { erased, at }: Erase): Promise<EraseReceipt> {
     return this.#identity.receipt({
       memory_id: id,
       owner,
-      blob_id: `blind-log:${seq}`,
-      erased_at: new Date(erasedAt).toISOString(),
+      blob_id: `blind-log:${erased}`,
+      erased_at: new Date(at).toISOString(),
     });
   }
 
@@ -407,7 +415,9 @@ export class BlindLog {
     }
     const erasedAt = this.#now();
     const receipts: EraseReceipt[] = [];
-    for (const { id, seq } of live) receipts.push(await this.#receipt(owner, id, seq, erasedAt));
+    for (const { id, seq } of live) {
+      receipts.push(await this.#receipt(owner, id, { erased: seq, at: erasedAt }));
+    }
     return receipts;
   }
 

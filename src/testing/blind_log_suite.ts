@@ -70,6 +70,9 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
     assert.ok(!after.records.some((r) => r.id === batches[0][0].id && "sealed" in r));
     const listed = await logs[1].namespaces(OWNER);
     assert.deepEqual(listed.map((n) => [n.namespace, n.count]), [["ns", 17]]);
+    // Sent again, the erase answers its receipt again.
+    assert.deepEqual(await logs[0].erase(OWNER, "ns", batches[0][0].id), receipt);
+    assert.equal(await logs[0].erase(OWNER, "ns", "never-held"), null);
   });
 
   test(
@@ -90,7 +93,9 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
   );
 
   test("a head written without its count is counted", async ([log], state) => {
-    await log.append(OWNER, "ns", entries(3, 10));
+    const three = entries(3, 10);
+    await log.append(OWNER, "ns", [...three, ...entries(1, 10)]);
+    await log.erase(OWNER, "ns", three[0].id);
     for await (const entry of state.list<{ count?: number }>({ prefix: ["blind"] })) {
       if (entry.key.at(-1) === "head") {
         const { count: _, ...head } = entry.value;

@@ -7103,24 +7103,24 @@ function encode(table) {
 }
 function decode(bytes) {
   if (bytes.byteLength < 16) return null;
-  const floats = (at2, count3) => new Float32Array(bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + count3 * 4));
-  const [magic, format, count2, dimensions] = new Uint32Array(floats(0, 4).buffer);
+  const floats = (at2, count2) => new Float32Array(bytes.buffer.slice(bytes.byteOffset + at2, bytes.byteOffset + at2 + count2 * 4));
+  const [magic, format, count, dimensions] = new Uint32Array(floats(0, 4).buffer);
   if (magic !== MAGIC || format !== FORMAT || dimensions !== DIMENSIONS) return null;
-  if (bytes.byteLength < 16 + count2 * (4 + DIMENSIONS) + DIMENSIONS * 4) return null;
+  if (bytes.byteLength < 16 + count * (4 + DIMENSIONS) + DIMENSIONS * 4) return null;
   let at = 16;
-  const scales = floats(at, count2);
-  at += count2 * 4;
+  const scales = floats(at, count);
+  at += count * 4;
   const commonDirection = floats(at, DIMENSIONS);
   at += DIMENSIONS * 4;
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at, count2 * DIMENSIONS);
-  at += count2 * DIMENSIONS;
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at, count * DIMENSIONS);
+  at += count * DIMENSIONS;
   const names = new TextDecoder().decode(bytes.subarray(at)).split("\n");
-  if (names.length !== count2) return null;
+  if (names.length !== count) return null;
   const index = /* @__PURE__ */ new Map();
   names.forEach((name, row) => index.set(name, row));
   return {
     index,
-    count: count2,
+    count,
     values,
     scales,
     commonDirection
@@ -7151,8 +7151,8 @@ var WordRows = class {
    * Copies the `count` rows of {@link DIMENSIONS} values each in `values`; `webAssembly: false`
    * keeps them in JavaScript even where the kernel runs.
    */
-  constructor(values, count2, { webAssembly = true } = {}) {
-    const normsAt = count2 * ROW, scratch = normsAt + count2 * 4;
+  constructor(values, count, { webAssembly = true } = {}) {
+    const normsAt = count * ROW, scratch = normsAt + count * 4;
     if (module && webAssembly) {
       const memory2 = new WebAssembly.Memory({
         initial: Math.ceil((scratch + SCRATCH) / PAGE)
@@ -7168,14 +7168,14 @@ var WordRows = class {
         ints: new Int32Array(memory2.buffer, scratch, SCRATCH / 4),
         floats: new Float32Array(memory2.buffer, scratch, SCRATCH / 4)
       };
-      this.values = new Int8Array(memory2.buffer, 0, count2 * ROW);
-      this.#norms = new Float32Array(memory2.buffer, normsAt, count2);
+      this.values = new Int8Array(memory2.buffer, 0, count * ROW);
+      this.#norms = new Float32Array(memory2.buffer, normsAt, count);
     } else {
-      this.values = new Int8Array(count2 * ROW);
-      this.#norms = new Float32Array(count2);
+      this.values = new Int8Array(count * ROW);
+      this.#norms = new Float32Array(count);
     }
     const rows = this.values, norms = this.#norms;
-    for (let row = 0; row < count2; row++) {
+    for (let row = 0; row < count; row++) {
       let squares = 0;
       for (let i = 0; i < DIMENSIONS; i++) {
         const value = values[row * DIMENSIONS + i];
@@ -7488,8 +7488,8 @@ var READS = /* @__PURE__ */ new Set([
 ]);
 var HEADER = 16;
 var encoder7 = new TextEncoder();
-function vectorsEnd(count2, dimensions) {
-  const end = HEADER + count2 * dimensions * 4;
+function vectorsEnd(count, dimensions) {
+  const end = HEADER + count * dimensions * 4;
   return end + end % 8;
 }
 function utf8Length(text) {
@@ -7543,38 +7543,38 @@ function decodeBlock(plaintext, dimensions) {
   if (plaintext.byteLength < HEADER || !READS.has(view.getUint32(0, true))) {
     throw damaged("unknown format");
   }
-  const count2 = view.getUint32(4, true);
+  const count = view.getUint32(4, true);
   if (view.getUint32(8, true) !== dimensions) throw damaged("vector size differs");
-  const timesAt = vectorsEnd(count2, dimensions);
-  const jsonAt = timesAt + count2 * 8;
+  const timesAt = vectorsEnd(count, dimensions);
+  const jsonAt = timesAt + count * 8;
   const infosAt = jsonAt + view.getUint32(12, true);
   if (infosAt > plaintext.byteLength) throw damaged("bad length");
   const decoder5 = new TextDecoder();
   const parsed = JSON.parse(decoder5.decode(new Uint8Array(plaintext, jsonAt, infosAt - jsonAt)));
   const { i: ids, b: blobIds, t: terms2 } = parsed;
   const lengths = parsed.n;
-  if (ids?.length !== count2 || blobIds?.length !== count2 || terms2?.length !== count2 || lengths !== void 0 && lengths.length !== count2) {
+  if (ids?.length !== count || blobIds?.length !== count || terms2?.length !== count || lengths !== void 0 && lengths.length !== count) {
     throw damaged("row count differs");
   }
   let infos = null;
   if (lengths) {
     const text = decoder5.decode(new Uint8Array(plaintext, infosAt));
-    infos = new Array(count2);
+    infos = new Array(count);
     let at = 0;
-    for (let i = 0; i < count2; i++) infos[i] = text.slice(at, at += lengths[i]);
+    for (let i = 0; i < count; i++) infos[i] = text.slice(at, at += lengths[i]);
     if (at !== text.length) throw damaged("info lengths differ");
   } else if (infosAt !== plaintext.byteLength) {
     throw damaged("bad length");
   }
   return {
-    count: count2,
+    count,
     plainBytes: plaintext.byteLength,
     ids,
     blobIds,
     terms: terms2,
     infos,
-    createdAt: new Float64Array(plaintext, timesAt, count2),
-    vectors: new Float32Array(plaintext, HEADER, count2 * dimensions)
+    createdAt: new Float64Array(plaintext, timesAt, count),
+    vectors: new Float32Array(plaintext, HEADER, count * dimensions)
   };
 }
 
@@ -7920,9 +7920,9 @@ var Resident = class _Resident {
   }
   /** Adds the rows of a stored block. */
   addBlock(blockId, sealedBytes, columns) {
-    const { count: count2 } = columns;
+    const { count } = columns;
     this.blocks.set(blockId, {
-      count: count2,
+      count,
       plainBytes: columns.plainBytes,
       sealedBytes
     });
@@ -7933,10 +7933,10 @@ var Resident = class _Resident {
       }
     }
     const start = this.#ids.length;
-    this.#grow(start + count2);
+    this.#grow(start + count);
     this.#vectors.set(start, columns.vectors);
     this.#created.set(columns.createdAt, start);
-    for (let i = 0; i < count2; i++) {
+    for (let i = 0; i < count; i++) {
       const id = columns.ids[i];
       const info = columns.infos?.[i] ?? "";
       this.#ids.push(id);
@@ -8547,14 +8547,14 @@ async function planChange(keys, dimensions, items, located, residents) {
     apply(version) {
       for (const { ref, delta } of touched.values()) {
         const resident = residents.get(ref.ns);
-        const count2 = resident.count + delta;
+        const count = resident.count + delta;
         resident.dropBlocks(rewritten.get(ref.ns));
         for (const id of removed) if (located.get(id)?.ns === ref.ns) resident.remove(id);
         for (const { id, plain, sealed } of written.get(ref.ns)) {
           resident.addBlock(id, sealed, decodeBlock(plain.buffer, dimensions));
         }
         resident.sealedName = names.get(ref.ns);
-        resident.version = count2 > 0 ? version : null;
+        resident.version = count > 0 ? version : null;
       }
     }
   };
@@ -9105,8 +9105,8 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     }));
     return await this.#enqueue(items.length, Promise.resolve(items), options?.signal);
   }
-  #enqueue(count2, items, signal) {
-    if (count2 === 0) return Promise.resolve();
+  #enqueue(count, items, signal) {
+    if (count === 0) return Promise.resolve();
     items.catch(() => {
     });
     this.#queued++;
@@ -9258,9 +9258,9 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     options?.signal?.throwIfAborted();
     return await this.#call("list namespaces", async () => {
       const headers = await this.#storage.headers(await this.#keys.owner(owner));
-      return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count: count2 }) => ({
+      return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count }) => ({
         namespace,
-        count: count2
+        count
       })).sort((a, b) => order(a.namespace, b.namespace));
     });
   }
@@ -10481,9 +10481,9 @@ var MemoryVectorStore = class {
     const rows = [
       ...this.#rows.values()
     ].filter((r) => r.owner === owner);
-    return Promise.resolve(countPartitions(rows).map(({ namespace, count: count2 }) => ({
+    return Promise.resolve(countPartitions(rows).map(({ namespace, count }) => ({
       namespace,
-      count: count2
+      count
     })));
   }
   partitions(options) {
@@ -14355,7 +14355,7 @@ function saidSeasons(text, at) {
   return [
     ...text.matchAll(SEASON_SAID)
   ].map((match) => {
-    const [said, which, season, count2, seasons] = match;
+    const [said, which, season, count, seasons] = match;
     const name = (season ?? seasons.replace(/s$/, "")).toLowerCase();
     const start = SEASON_STARTS[name];
     const base = {
@@ -14367,7 +14367,7 @@ function saidSeasons(text, at) {
       ...base,
       year: seasonYear(start, which.toLowerCase(), at)
     };
-    const ago = COUNTS[count2.toLowerCase()] ?? Number(count2);
+    const ago = COUNTS[count.toLowerCase()] ?? Number(count);
     return {
       ...base,
       year: seasonYear(start, "last", at, ago)
@@ -14668,7 +14668,7 @@ var K1 = 0.7;
 var B = 0.3;
 var COMPACT_AFTER = 1024;
 var COUNTS2 = MAX_TERMS + 1;
-var single = (doc, count2) => doc * COUNTS2 + count2;
+var single = (doc, count) => doc * COUNTS2 + count;
 var unpack = (packed) => [
   Math.floor(packed / COUNTS2),
   packed % COUNTS2
@@ -14792,7 +14792,7 @@ var NamespaceIndex = class _NamespaceIndex {
       this.#terms.set(term, single(doc, 1));
       this.#postings++;
     } else if (typeof list === "number") {
-      const [first, count2] = unpack(list);
+      const [first, count] = unpack(list);
       if (first === doc) this.#terms.set(term, list + 1);
       else if (!this.#live[first]) this.#terms.set(term, single(doc, 1));
       else {
@@ -14802,7 +14802,7 @@ var NamespaceIndex = class _NamespaceIndex {
             doc
           ],
           counts: [
-            count2,
+            count,
             1
           ],
           removed: this.#removed
@@ -14887,10 +14887,10 @@ var NamespaceIndex = class _NamespaceIndex {
     this.#postings = 0;
     for (const [term, list] of this.#terms) {
       if (typeof list === "number") {
-        const [doc, count2] = unpack(list);
+        const [doc, count] = unpack(list);
         if (renumbered[doc] < 0) this.#terms.delete(term);
         else {
-          this.#terms.set(term, single(renumbered[doc], count2));
+          this.#terms.set(term, single(renumbered[doc], count));
           this.#postings++;
         }
         continue;
@@ -15086,13 +15086,13 @@ var NamespaceIndex = class _NamespaceIndex {
   #liveList(term) {
     const list = this.#terms.get(term);
     if (typeof list === "number") {
-      const [doc, count2] = unpack(list);
+      const [doc, count] = unpack(list);
       if (this.#live[doc]) return {
         docs: [
           doc
         ],
         counts: [
-          count2
+          count
         ],
         removed: this.#removed
       };
