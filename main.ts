@@ -369,11 +369,25 @@ async function start() {
   await sidecar?.start(relayerUrl);
 }
 
+/**
+ * Deno's refusal of a path under /dev, /proc or /sys (a data directory in /dev/shm), which only
+ * `--allow-all` reaches, said without telling the operator to grant everything.
+ */
+function outOfReach(error: Error): string {
+  const path = /^Requires all access to (".*"),/.exec(error.message)?.[1];
+  return path
+    ? `${path} is out of reach: Deno lets a program use /dev, /proc and /sys only with ` +
+      "--allow-all, which the relayer does not take. Choose a directory elsewhere"
+    : error.message;
+}
+
 try {
   await start();
 } catch (error) {
   const message = error instanceof SvcError || error instanceof CannotStart
     ? error.message
+    : error instanceof Deno.errors.NotCapable
+    ? outOfReach(error)
     : String(error);
   // A message that says it already ("Cannot start the relayer: …") is not prefixed again.
   console.error(`svc: ${/^Cannot start\b/.test(message) ? message : `cannot start: ${message}`}`);

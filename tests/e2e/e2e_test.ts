@@ -123,6 +123,20 @@ Deno.test("e2e: invalid configuration lists every problem and exits 2", async ()
   }
 });
 
+Deno.test("e2e: a data directory under /dev is refused with the way out, not --allow-all", async () => {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: taskCommand("start"),
+    env: { SVC_DATA_DIR: "/dev/shm/svc-e2e-data", SVC_KEYS_DIR: TEST_KEYS_DIR },
+  }).output();
+  assert.equal(code, 1);
+  assert.equal(
+    new TextDecoder().decode(stderr).trim(),
+    'svc: cannot start: "/dev/shm/svc-e2e-data" is out of reach: Deno lets a program use /dev, ' +
+      "/proc and /sys only with --allow-all, which the relayer does not take. Choose a " +
+      "directory elsewhere",
+  );
+});
+
 Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-crash-" });
   let relayer = await startRelayer(dataDir, { SVC_WORKER_CONCURRENCY: "1" });
