@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { KvStateStore } from "../plugins/denokv/mod.ts";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
-import { backendError } from "../src/errors.ts";
+import type { Cipher } from "../src/backends/types.ts";
+import { backendError, SvcError } from "../src/errors.ts";
 import { jsonOf as json, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
 type Caller = Awaited<ReturnType<TestRelayer["newCaller"]>>;
@@ -108,3 +109,44 @@ for (const step of STEPS) {
     assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
   });
 }
+
+Deno.test("an erase cut short before its key, finished by the sweep that cannot erase keys, erases the key when sent again before it answers a receipt", async () => {
+  // As Seal without a server key: no key is erased without the caller's.
+  const cipher: Cipher = await LocalCipher.open({
+    masterKey: crypto.getRandomValues(new Uint8Array(32)),
+  });
+  const erased: string[][] = [];
+  const down = { on: false };
+  const erase = cipher.erase.bind(cipher);
+  cipher.erase = (owner, ids, options) => {
+    if (!options?.credentials) {
+      return Promise.reject(new SvcError("bad_request", "the caller's key is needed"));
+    }
+    if (down.on) return Promise.reject(failed("keys"));
+    if (ids.length > 0) erased.push(ids);
+    return erase(owner, ids);
+  };
+  const kv = await Deno.openKv(":memory:");
+  const records = new StateLifecycleRecords(
+    new KvStateStore(kv),
+    crypto.getRandomValues(new Uint8Array(32)),
+  );
+  let shift = 0;
+  await using t = await startTestRelayer({ kv, cipher, records, now: () => Date.now() + shift });
+  const alice = await t.newCaller();
+  const [id] = await rememberAll(t, alice, [{ text: "The vault code is 4711", namespace: "me" }]);
+  // A crash right after the erase was scheduled, before its key went: the sweep finishes it.
+  await records.schedule([{ memoryId: id, owner: alice.owner, namespace: "me", expiresAt: 0 }]);
+  shift += 61_000;
+  await t.relayer.lifecycle.sweep();
+  assert.deepEqual(erased, [], "the sweep could not erase the key");
+  assert.deepEqual(await records.erased(alice.owner, [id]), new Set([id]));
+
+  // Sent again, the erase destroys the key before it answers; a cipher that fails answers 503.
+  down.on = true;
+  await json(await t.signed(alice, "DELETE", `/api/memories/${id}`), 503);
+  down.on = false;
+  const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${id}`));
+  assert.equal(receipt.memory_id, id);
+  assert.deepEqual(erased, [[id]]);
+});

@@ -100,7 +100,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
       const found = await locateStored(owner, id, "erase", options.allow);
-      if (!found) return await eraser.receiptAgain(owner, id, options.allow);
+      if (!found) return await eraser.receiptAgain(owner, id, options);
       const key = JSON.stringify([owner, id]);
       const under = erasing.get(key);
       if (under) return await under;

@@ -254,16 +254,19 @@ export function createEraser(deps: EraserDependencies) {
 
   /**
    * The receipt of an erase again, its answer lost: when the record names the memory's blob and
-   * namespace, and `allow` (which throws to refuse) lets the caller use that namespace.
+   * namespace, and `allow` (which throws to refuse) lets the caller use that namespace. The key
+   * is erased again first, with the caller's credentials: a sweep that finished an erase cut
+   * short may not have been able to.
    */
   async function receiptAgain(
     owner: string,
     memoryId: string,
-    allow?: (namespace: string) => void,
+    options: EraseOptions & { allow?: (namespace: string) => void } = {},
   ): Promise<EraseReceipt | null> {
     const erasure = await records.erasure(owner, memoryId);
     if (erasure?.blobId === undefined || erasure.namespace === undefined) return null;
-    allow?.(erasure.namespace);
+    options.allow?.(erasure.namespace);
+    await deps.cipher.erase(owner, [memoryId], { credentials: options.credentials });
     return await identity.receipt({
       memory_id: memoryId,
       owner,
