@@ -26,13 +26,13 @@ export const MIGRATE_STORE_USAGE =
   migrate-store --to sqlite              move the blob files of an earlier version (blobs/objects)
                                          into blobs/blobs.sqlite (finishes an interrupted run)`;
 
-/** Refuses a data directory that is not there, or, for a copy (`state`), one of no relayer's. */
-async function checkDataDir(dataDir: string, state: boolean): Promise<void> {
+/** Refuses a data directory that is not there, or one of no relayer's. */
+async function checkDataDir(dataDir: string): Promise<void> {
   const info = await Deno.stat(dataDir).catch(() => null);
   if (!info?.isDirectory) {
     throw new UsageError(`there is no data directory ${dataDir} (SVC_DATA_DIR)`);
   }
-  if (state) await checkRelayerData(dataDir, "of the relayer to copy");
+  await checkRelayerData(dataDir, "of the relayer to migrate");
 }
 
 /**
@@ -122,7 +122,7 @@ export async function runMigrateStore(
     throw new UsageError("migrate-store needs --to postgres or --to sqlite");
   }
   const dataDir = env.SVC_DATA_DIR ?? "./data";
-  await checkDataDir(dataDir, to === "postgres");
+  await checkDataDir(dataDir);
   const { key: masterKey, file: keyFile } = await masterKeyOf(dataDir, env);
   if (to === "sqlite") return await moveBlobs(dataDir, masterKey);
   const config = configOf({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });

@@ -11,7 +11,7 @@ import type { ReindexProgress, ReindexSummary } from "@svc/relayer/reindex";
 import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
-import { configOf } from "./svc_store.ts";
+import { checkRelayerData, configOf } from "./svc_store.ts";
 import type { Invocation } from "./svc_command_line.ts";
 
 export const REINDEX_USAGE =
@@ -94,6 +94,7 @@ export async function runReindex(
       `the data directory ${config.dataDir} does not exist: set SVC_DATA_DIR to the relayer's`,
     );
   }
+  await checkRelayerData(config.dataDir, "to reindex");
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "warn");
   const backends = await openBackends(config, logger, { offlineReindex: true });
   const stop = new AbortController();

@@ -62,6 +62,24 @@ Deno.test("svc migrate-store refuses a missing data directory, one without a rel
   }
 });
 
+Deno.test("svc reindex and migrate-store --to sqlite make no data directory of an empty one", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    for (
+      const args of [["reindex", "--embedder", "lexical"], ["migrate-store", "--to", "sqlite"]]
+    ) {
+      await assert.rejects(
+        svcCli(dataDir, args, { SVC_MASTER_KEY: MASTER_KEY }),
+        /exited 2: .*holds no relayer's data \(it has no jobs\.kv\)/s,
+        args[0],
+      );
+    }
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(dataDir)), [], "nothing written");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("svc reindex names --embedder, not the variable it sets, for an unknown embedder", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
