@@ -18,6 +18,7 @@
  * reported against the file the user has.
  */
 import { SvcError } from "@svc/relayer/kit";
+import { parseIsoTime } from "@svc/relayer/rules";
 
 /** A memory to import (the shape of an export's lines). */
 export interface ForeignLine {
@@ -120,12 +121,15 @@ export function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** A time mem0 wrote (ISO 8601, or Unix seconds or milliseconds) as ISO 8601. */
+/**
+ * A time mem0 wrote (ISO 8601, without an offset UTC, or Unix seconds or milliseconds) as
+ * ISO 8601.
+ */
 function timeOf(value: unknown): string | undefined {
   let ms = NaN;
   if (typeof value === "number") ms = value < 1e12 ? value * 1000 : value;
   else if (typeof value === "string") {
-    ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+    ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : parseIsoTime(value);
   }
   // Outside ±8.64e15 ms a Date is invalid.
   return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;

@@ -126,6 +126,19 @@ Deno.test("mem0: memory text, metadata and owners as tags, created_at kept", () 
   assert.equal(fromMem0(JSON.stringify(file.results)).lines.length, 4);
 });
 
+Deno.test("mem0: a time without an offset is UTC in every time zone", async () => {
+  const code = `import { fromMem0 } from ${JSON.stringify(import.meta.resolve("./foreign.ts"))};
+    const [{ line }] = fromMem0('[{"memory": "x", "created_at": "2024-05-01T10:00:00"}]').lines;
+    console.log(line.created_at);`;
+  for (const tz of ["UTC", "Asia/Tokyo", "America/New_York"]) {
+    const { stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--node-modules-dir=auto", code],
+      env: { TZ: tz },
+    }).output();
+    assert.equal(new TextDecoder().decode(stdout).trim(), "2024-05-01T10:00:00.000Z", tz);
+  }
+});
+
 Deno.test("mem0: tags are cut to what the relayer takes", () => {
   const metadata = Object.fromEntries(
     Array.from({ length: 20 }, (_, i) => [`k${i}`, i === 0 ? "v".repeat(100) : `v${i}`]),
