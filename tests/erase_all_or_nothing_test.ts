@@ -11,7 +11,13 @@ import { KvStateStore } from "../plugins/denokv/mod.ts";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Cipher } from "../src/backends/types.ts";
 import { backendError, SvcError } from "../src/errors.ts";
-import { jsonOf as json, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import {
+  importAll,
+  jsonOf as json,
+  rememberAll,
+  startTestRelayer,
+  type TestRelayer,
+} from "./fixtures.ts";
 
 type Caller = Awaited<ReturnType<TestRelayer["newCaller"]>>;
 
@@ -149,4 +155,28 @@ Deno.test("an erase cut short before its key, finished by the sweep that cannot 
   const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${id}`));
   assert.equal(receipt.memory_id, id);
   assert.deepEqual(erased, [[id]]);
+});
+
+Deno.test("a namespace's erase that fails after its first 500 says how many were erased, and sent again erases the rest", async () => {
+  const { t, broken } = await relayerFailingAt("blob");
+  await using _ = t;
+  const alice = await t.newCaller();
+  const items = Array.from({ length: 600 }, (_, i) => ({ text: `fact ${i}`, namespace: "big" }));
+  for (let i = 0; i < 600; i += 100) await importAll(t, alice, items.slice(i, i + 100));
+  // The store fails once the first batch of 500 is done.
+  let deleted = 0;
+  const remove = t.blobs.delete.bind(t.blobs);
+  t.blobs.delete = (...args) => (++deleted === 501 && (broken.on = true), remove(...args));
+  const erase = () => t.signed(alice, "DELETE", "/api/memories?namespace=big&confirm=big");
+  const failed = await json(await erase(), 503);
+  assert.match(
+    failed.error,
+    /^Cannot erase the whole namespace now: 500 of its 600 memories were erased\. Cannot finish the erase now: .*\. Send the erase again to erase the rest$/,
+  );
+  assert.equal(failed.erased, 500);
+  broken.on = false;
+  const rest = await json(await erase());
+  assert.equal(rest.erased, 100);
+  const { namespaces } = await json(await t.signed(alice, "GET", "/api/namespaces"));
+  assert.deepEqual(namespaces, []);
 });

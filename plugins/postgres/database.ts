@@ -265,7 +265,7 @@ export class Database {
           "backend_unavailable",
           `Cannot bring the schema of PostgreSQL at ${where} up to date: ${error.message}. ` +
             "The user of SVC_DATABASE_URL must own the database, or hold CREATE on its schema " +
-            '(see "Deployment guide" in the README)',
+            '(see "Deployment guide" in docs/operations.md)',
         );
       }
     }

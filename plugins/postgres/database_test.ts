@@ -88,7 +88,7 @@ Deno.test("a user without CREATE opens a current schema; a privilege refused is 
     const next: Migration = { version: LATEST + 1, name: "next", up: "create table t9 (a int)" };
     await assert.rejects(
       Database.open({ url: as(role), migrations: [...MIGRATIONS, next] }),
-      /up to date: permission denied for schema public\. The user of SVC_DATABASE_URL must own the database, or hold CREATE on its schema/,
+      /up to date: permission denied for schema public\. The user of SVC_DATABASE_URL must own the database, or hold CREATE on its schema \(see "Deployment guide" in docs\/operations\.md\)$/,
     );
   } finally {
     await admin.sql.unsafe(`drop owned by ${role}`);

@@ -11,6 +11,7 @@ import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import type { LocateOptions, MemoryLocator } from "./memory_locator.ts";
 import type { ReadOptions } from "./reader.ts";
 import type { EraseReceipt } from "./receipts.ts";
+import { SvcError } from "../errors.ts";
 
 /** What erasing a namespace answers: one receipt per erased memory. */
 export interface NamespaceErase {
@@ -66,6 +67,24 @@ async function blobsLeft(
   );
 }
 
+/** How many memories of a namespace one step of its erase takes. */
+const ERASE_BATCH = 500;
+
+/**
+ * A namespace's erase that failed after `erased` of its `total` memories (more than one batch),
+ * said so: the rest are as they were, or finished by the sweep (their keys erased), and an
+ * erase sent again goes on.
+ */
+function cutShort(error: unknown, erased: number, total: number): unknown {
+  if (!(error instanceof SvcError) || total <= ERASE_BATCH) return error;
+  return new SvcError(
+    error.code,
+    `Cannot erase the whole namespace now: ${erased} of its ${total} memories were erased. ` +
+      `${error.message}. Send the erase again to erase the rest`,
+    { cause: error, details: { ...error.details, erased }, headers: error.headers },
+  );
+}
+
 /** Erases by id, by blob and by namespace (see the module documentation). */
 export function createEraseRequests(deps: EraseRequestDependencies) {
   const { cipher, queue, records, lexicon, eraser, locateStored, now } = deps;
@@ -73,7 +92,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   const erasing = new Map<string, Promise<EraseReceipt>>();
 
   /**
-   * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), 500 at a time:
+   * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), `ERASE_BATCH` at a time:
    * restore would bring it back after the namespace's erase.
    */
   async function eraseLeft(
@@ -83,8 +102,10 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   ): Promise<EraseReceipt[]> {
     const left = await blobsLeft(deps, owner, namespace);
     const receipts: EraseReceipt[] = [];
-    for (let i = 0; i < left.length; i += 500) {
-      receipts.push(...await eraser.eraseBlobs(owner, namespace, left.slice(i, i + 500), options));
+    for (let i = 0; i < left.length; i += ERASE_BATCH) {
+      receipts.push(
+        ...await eraser.eraseBlobs(owner, namespace, left.slice(i, i + ERASE_BATCH), options),
+      );
     }
     return receipts;
   }
@@ -142,11 +163,15 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
       const entries = (await lexicon.namespace(owner, namespace)).entries();
       const receipts: EraseReceipt[] = [];
-      for (let i = 0; i < entries.length; i += 500) {
-        // What an earlier batch erased (an update that landed meanwhile) is not erased again.
-        const index = await lexicon.namespace(owner, namespace);
-        const batch = entries.slice(i, i + 500).filter(({ id }) => index.entry(id));
-        receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
+      try {
+        for (let i = 0; i < entries.length; i += ERASE_BATCH) {
+          // What an earlier batch erased (an update that landed meanwhile) is not erased again.
+          const index = await lexicon.namespace(owner, namespace);
+          const batch = entries.slice(i, i + ERASE_BATCH).filter(({ id }) => index.entry(id));
+          receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
+        }
+      } catch (error) {
+        throw cutShort(error, receipts.length, entries.length);
       }
       receipts.push(...await eraseLeft(owner, namespace, options));
       return { namespace, owner, erased: receipts.length, receipts };
