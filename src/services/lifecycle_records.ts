@@ -32,10 +32,13 @@ export interface Expiry {
 
 /** A memory to record erased: with its blob and namespace, its receipt can be answered again. */
 export interface ErasedMemory {
+  /** The memory's id. */
   memoryId: string;
   /** When it was due to expire: it is taken off the schedule. */
   expiresAt?: number;
+  /** Its blob: what its receipt names. */
   blobId?: string;
+  /** Its namespace: who may have its receipt again. */
   namespace?: string;
 }
 
@@ -46,7 +49,9 @@ export interface ErasedMemory {
 export interface Erasure {
   /** Unix milliseconds: what its receipt names. */
   erasedAt: number;
+  /** The erased memory's blob. */
   blobId?: string;
+  /** The erased memory's namespace. */
   namespace?: string;
 }
 
