@@ -89,10 +89,13 @@ export async function* exportedMemories(
   }
 }
 
-/** The JSON line of an item (one line: a text with line breaks is parsed and written again). */
+/**
+ * The JSON line of an item (one line: a text with line breaks, as a file's line ends, is parsed
+ * and written again), or `null` for such a text that is not JSON.
+ */
 function lineOf(item: ImportLine | string): string | null {
   if (typeof item !== "string") return JSON.stringify(item);
-  if (!/[\r\n]/.test(item)) return item;
+  if (item.trim() === "" || !/[\r\n]/.test(item)) return item;
   try {
     return JSON.stringify(JSON.parse(item));
   } catch {

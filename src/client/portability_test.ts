@@ -38,18 +38,19 @@ Deno.test("import sends batches of at most 500 lines and numbers failures across
   lines[9] = '{"text":\n"split over lines"}';
   lines[10] = "{broken\n";
   lines[11] = "  ";
+  lines[12] = "\r\n";
   const progress: ImportProgress[] = [];
   const summary = await importMemories(post, lines, { onProgress: (p) => progress.push(p) });
-  assert.deepEqual(bodies.map((body) => body.trimEnd().split("\n").length), [500, 500, 198]);
+  assert.deepEqual(bodies.map((body) => body.trimEnd().split("\n").length), [500, 500, 197]);
   assert.deepEqual(summary.failed, [
     { line: 11, error: "not valid JSON" },
     { line: 700, error: "bad text" },
     { line: 1200, error: "bad text" },
   ]);
-  assert.equal(summary.imported, 1196);
+  assert.equal(summary.imported, 1195);
   assert.equal(summary.job_ids[9], "job-split over lines");
-  assert.deepEqual(progress.at(-1), { lines: 1200, imported: 1196, duplicates: 0, failed: 3 });
-  assert.deepEqual(progress.map((p) => p.lines), [502, 1002, 1200]);
+  assert.deepEqual(progress.at(-1), { lines: 1200, imported: 1195, duplicates: 0, failed: 3 });
+  assert.deepEqual(progress.map((p) => p.lines), [503, 1003, 1200]);
 });
 
 Deno.test("import cuts batches by bytes too, and takes async iterables", async () => {

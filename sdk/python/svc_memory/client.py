@@ -27,6 +27,8 @@ from .signing import audience_of, sign_request
 RETRIED = {429, 502, 503, 504}
 #: The most lines, and bytes, one ``POST /api/import`` carries from ``import_``.
 IMPORT_LINES, IMPORT_BYTES = 500, 1024 * 1024
+#: The most bytes ``POST /api/import`` takes in a request: a longer line fails on its own.
+IMPORT_REQUEST_BYTES = 4 * 1024 * 1024
 
 
 def _credentials(
@@ -151,23 +153,42 @@ class _Call:
         self.lines = lines
 
 
-def _import_batches(lines: Iterable[Any]) -> List[List[Tuple[int, str]]]:
-    """The lines as JSON, each with its number (from 1), in batches an import request takes;
-    blank lines are left out."""
+def _import_line(item: Any) -> Optional[str]:
+    """The JSON line of an item (one line: a text with line breaks, as a file's line ends, is
+    parsed and written again), or ``None`` for such a text that is not JSON."""
+    if not isinstance(item, str):
+        return json.dumps(item)
+    if not item.strip() or not re.search(r"[\r\n]", item):
+        return item
+    try:
+        return json.dumps(json.loads(item), allow_nan=False)
+    except ValueError:
+        return None
+
+
+def _import_batches(
+    lines: Iterable[Any],
+) -> Tuple[List[List[Tuple[int, str]]], List[Dict[str, Any]]]:
+    """The lines as JSON, each with its number (from 1), in batches an import request takes, and
+    the failures of those that cannot be sent; blank lines are left out."""
     batches: List[List[Tuple[int, str]]] = []
+    failed: List[Dict[str, Any]] = []
     size = 0
     for number, line in enumerate(lines, start=1):
-        # A line read from a file ends with its line break: taken off.
-        text = line.rstrip("\r\n") if isinstance(line, str) else json.dumps(line)
-        if not text.strip():
+        text = _import_line(line)
+        if text is not None and not text.strip():
             continue
-        length = len(text.encode()) + 1
+        length = 0 if text is None else len(text.encode()) + 1
+        if text is None or length > IMPORT_REQUEST_BYTES:
+            error = "not valid JSON" if text is None else "longer than an import request takes"
+            failed.append({"line": number, "error": error})
+            continue
         if not batches or len(batches[-1]) == IMPORT_LINES or size + length > IMPORT_BYTES:
             batches.append([])
             size = 0
         batches[-1].append((number, text))
         size += length
-    return batches
+    return batches, failed
 
 
 class _Api:
@@ -450,24 +471,26 @@ class _Api:
         texts their namespace holds already are skipped. Returns ``imported``, ``duplicates``,
         ``job_ids`` and ``failed`` (each ``{"line", "error"}``, ``line`` counted from 1 in
         ``lines``)."""
-        batches = _import_batches(lines)
-        total: Dict[str, Any] = {"imported": 0, "duplicates": 0, "failed": [], "job_ids": []}
+        batches, failed = _import_batches(lines)
+        total: Dict[str, Any] = {"imported": 0, "duplicates": 0, "failed": failed, "job_ids": []}
 
         def send(index: int) -> Any:
             if index == len(batches):
+                total["failed"].sort(key=lambda failure: failure["line"])
                 return self._value(total)
-            batch = batches[index]
+            numbers = [number for number, _ in batches[index]]
 
             def add(summary: Dict[str, Any]) -> Any:
                 total["imported"] += summary["imported"]
                 total["duplicates"] += summary["duplicates"]
                 total["job_ids"] += summary["job_ids"]
-                total["failed"] += [
-                    {**failure, "line": batch[failure["line"] - 1][0]} for failure in summary["failed"]
-                ]
+                for failure in summary["failed"]:
+                    line = failure["line"]
+                    at = numbers[line - 1] if 0 < line <= len(numbers) else line
+                    total["failed"].append({**failure, "line": at})
                 return send(index + 1)
 
-            body = "".join(text + "\n" for _, text in batch).encode()
+            body = "".join(text + "\n" for _, text in batches[index]).encode()
             return self._then(self._call(_Call("POST", "/api/import", body, dict, True)), add)
 
         return send(0)

@@ -152,6 +152,31 @@ def test_export_then_import_into_another_namespace(client):
     assert client.import_(moved)["duplicates"] == 2
 
 
+def test_import_numbers_failures_by_item_whatever_the_line_breaks(client):
+    ns = fresh()
+    lines = [
+        json.dumps({"text": "I grow tomatoes", "namespace": ns}),
+        # JSON text over several lines is sent as one line.
+        '{\n"text": "I play the cello",\r\n "namespace": "%s"\n}' % ns,
+        '{"text":\n broken',
+        # Over the 4 MiB a request takes: it fails alone, the lines after it are sent.
+        json.dumps({"text": "x" * (4 * 1024 * 1024), "namespace": ns}),
+        "\n",
+        json.dumps({"namespace": ns}),
+        json.dumps({"text": "I walk the dog at seven", "namespace": ns}) + "\n",
+    ]
+    summary = client.import_(lines)
+    assert summary["failed"] == [
+        {"line": 3, "error": "not valid JSON"},
+        {"line": 4, "error": "longer than an import request takes"},
+        {"line": 6, "error": "text is required"},
+    ]
+    assert (summary["imported"], summary["duplicates"]) == (3, 0)
+    client.wait_for_jobs(summary["job_ids"])
+    assert sorted(m.text for m in client.list(namespace=ns).memories) == [
+        "I grow tomatoes", "I play the cello", "I walk the dog at seven"]
+
+
 def test_async_export_and_import(relayer):
     async def run():
         async with AsyncClient(relayer["url"], delegate_key=relayer["delegate_key"],
