@@ -11,7 +11,8 @@
  * formatOfText('{"results":[{"memory":"Likes tea"}]}'); // "mem0"
  * ```
  */
-import { EXPORT_FORMAT } from "./portable/export_file.ts";
+import { concatBytes } from "@svc/util/sealing";
+import { EXPORT_FORMAT, MAX_HEADER_BYTES } from "./portable/export_file.ts";
 import { parseOrUndefined } from "./portable/foreign.ts";
 
 /** What `svc import` reads: a file of `svc export`, or one of the `--from` formats. */
@@ -85,16 +86,34 @@ export function utf8Text(bytes: Uint8Array): { text: string } | { badLine: numbe
   }
 }
 
+/**
+ * A stream's first bytes: up to its first line break, or the most an export's header line may
+ * be (with what the last read gave past them). The stream goes on after them.
+ */
+export async function readStart(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<Uint8Array> {
+  let start: Uint8Array = new Uint8Array();
+  while (start.length < MAX_HEADER_BYTES && !start.includes(0x0a)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    start = concatBytes(start, value);
+  }
+  return start;
+}
+
+/** Whether a file's first bytes (from {@link readStart}) are the header line of an export. */
+export function startsExport(start: Uint8Array): boolean {
+  const line = new TextDecoder().decode(start.subarray(0, MAX_HEADER_BYTES)).split("\n")[0];
+  return formatOfValue(parseOrUndefined(line)) === "svc-export";
+}
+
 /** Whether `file` starts with the header line of an export file. */
 export async function isExportFile(file: string): Promise<boolean> {
-  using handle = await Deno.open(file);
-  const start = new Uint8Array(4096);
-  let read = 0;
-  while (read < start.length && !start.subarray(0, read).includes(0x0a)) {
-    const more = await handle.read(start.subarray(read));
-    if (more === null) break;
-    read += more;
+  const reader = (await Deno.open(file)).readable.getReader();
+  try {
+    return startsExport(await readStart(reader));
+  } finally {
+    await reader.cancel();
   }
-  const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
-  return formatOfValue(parseOrUndefined(line)) === "svc-export";
 }

@@ -13,6 +13,7 @@ import {
   textLines,
 } from "@svc/relayer/client";
 import { SvcError } from "@svc/relayer/kit";
+import { readBounded } from "@svc/util/read_bounded";
 import { sleep } from "@svc/util/sleep";
 import {
   decryptExport,
@@ -32,8 +33,10 @@ import {
   formatOfText,
   type ImportFormat,
   isExportFile,
+  startsExport,
   utf8Text,
 } from "./import_formats.ts";
+import { PipeCopy } from "./pipe_copy.ts";
 import { readPassphrase } from "./passphrase.ts";
 import {
   FileWriteError,
@@ -182,16 +185,16 @@ function intoNamespace(line: string, namespace: string | undefined): string {
   }
 }
 
-/** An export file's lines, checked whole first: nothing is sent from an altered file. */
-async function exportFileLines(file: string, values: Flags, io: CliIo) {
+/**
+ * An export file's lines, checked whole first: nothing is sent from an altered file. It is read
+ * twice (checked, then sent): a pipe, which reads once, through its temporary copy.
+ */
+async function exportFileLines(file: string, values: Flags, io: CliIo, pipe?: PipeCopy) {
   const passphrase = await passphraseOf(values, io);
-  // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
-  const info = await Deno.stat(file);
-  const held = info.isFile ? undefined : await Deno.readFile(file);
-  const open = async () => held ? ReadableStream.from([held]) : (await Deno.open(file)).readable;
-  const size = held?.length ?? info.size;
+  const open = async () => (await Deno.open(file)).readable;
+  const size = pipe ? undefined : (await Deno.stat(file)).size;
   const bar = new ProgressBar(io.stderr, "check ", { unit: "bytes" });
-  const counted = (await open()).pipeThrough(
+  const counted = (pipe ? pipe.stream() : await open()).pipeThrough(
     counter((chunk) => chunk.length, (read) => bar.update(read, size)),
   );
   let total = 0, key: ExportKey | undefined;
@@ -205,7 +208,7 @@ async function exportFileLines(file: string, values: Flags, io: CliIo) {
   }
   const origins: string[] = [];
   async function* lines() {
-    const { plaintext } = await decryptExport(await open(), key!);
+    const { plaintext } = await decryptExport(pipe ? pipe.again() : await open(), key!);
     let number = 0;
     for await (const line of textLines(plaintext)) {
       number++;
@@ -237,9 +240,23 @@ function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
   return { lines, origins, total: lines.length, failed: read.failed };
 }
 
-/** A file's text (a byte order mark dropped), refused unless it is UTF-8. */
+/** The most bytes of a file to import that is not an export: it is read whole. */
+const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A file's text (a byte order mark dropped), refused unless it is UTF-8, and not too large. */
 async function utf8File(file: string): Promise<string> {
-  const read = utf8Text(await Deno.readFile(file));
+  const bytes = await readBounded(
+    new Response((await Deno.open(file)).readable),
+    MAX_TEXT_FILE_BYTES,
+    {
+      tooLarge: () =>
+        new UsageError(
+          `Cannot import ${file}: a file other than an svc export may be at most ` +
+            `${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB (nothing was sent)`,
+        ),
+    },
+  );
+  const read = utf8Text(bytes);
   if ("text" in read) return read.text;
   throw new UsageError(
     `Cannot import ${file}: line ${read.badLine} is not UTF-8 text (nothing was sent)`,
@@ -308,13 +325,17 @@ async function runImport(
   if (format !== undefined && !formats.includes(format)) {
     throw new UsageError(`--from must be one of ${formats.join(", ")}`);
   }
-  // A regular file is looked at first, so that the wrong --from (or none) is named.
-  const exported = info.isFile ? await isExportFile(file) : format === undefined;
+  // A pipe or a device reads once: without --from, its start is read and it is copied as it is
+  // read on (with --from, it is read whole, as a file is).
+  await using pipe = info.isFile || format !== undefined ? undefined : await PipeCopy.open(file);
+  // The file's start is looked at first, so that the wrong --from (or none) is named.
+  const exported = pipe ? startsExport(pipe.start) : info.isFile && await isExportFile(file);
   if (format !== undefined && exported) {
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
   }
   if (format === undefined && !exported) {
-    const found = formatOfText(await utf8File(file));
+    // Of a pipe, only the start that was read.
+    const found = formatOfText(pipe ? new TextDecoder().decode(pipe.start) : await utf8File(file));
     throw new UsageError(
       found === "svc-export"
         ? `${file} holds the header of an svc export, but not as its first line of at most ` +
@@ -327,7 +348,7 @@ async function runImport(
     );
   }
   const source = format === undefined
-    ? await exportFileLines(file, values, io)
+    ? await exportFileLines(file, values, io, pipe)
     : format === "jsonl"
     ? jsonLines(await textToImport(file, format), values.namespace)
     : foreignLines(await textToImport(file, format), format as ForeignFormat, values.namespace);

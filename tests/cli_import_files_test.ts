@@ -2,8 +2,11 @@
  * What `svc import` (cli/svc.ts run in-process) makes of the files it is given, before
  * anything is sent to the relayer on a loopback port: a file of another format than its
  * `--from` (or none) is refused naming the right one, and one that is not UTF-8 naming its line.
+ * A pipe or a device, read as `deno task svc` reads it, is refused by its start when it is not
+ * an export, and is otherwise copied to a temporary file that does not stay.
  */
 import assert from "node:assert/strict";
+import { encryptExport } from "../cli/portable/export_file.ts";
 import { clientOf, exported, PASSPHRASE, startStack, svc } from "./cli_fixtures.ts";
 
 const lines = (...values: unknown[]) => values.map((value) => JSON.stringify(value)).join("\n");
@@ -170,4 +173,54 @@ Deno.test("CLI: an import refused part-way says what the requests before it impo
     run.stderr,
     /may not use namespace "default".* \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips them\)/s,
   );
+});
+
+Deno.test("CLI: import reads a pipe with bounded memory, refusing one that is not an export by its start", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  const temporary = `${stack.dir}/tmp`;
+  await Deno.mkdir(temporary);
+  // As `deno task svc` runs, with its temporary folder here.
+  const run = (args: string[]) =>
+    svc(stack, who, args, { passphrase: PASSPHRASE, env: { TMPDIR: temporary }, process: true });
+  const left = async () => (await Array.fromAsync(Deno.readDir(temporary))).map((e) => e.name);
+
+  // Endless zeros: refused after their start, without --from and with it.
+  const zeros = await run(["import", "/dev/zero"]);
+  assert.equal(zeros.code, 2, zeros.stdout);
+  assert.match(
+    zeros.stderr,
+    /^svc: \/dev\/zero is not a file of svc export: for the JSON lines of GET \/api\/export give --from jsonl/,
+  );
+  const read = await run(["import", "--from", "jsonl", "/dev/zero"]);
+  assert.equal(read.code, 2, read.stdout);
+  assert.match(
+    read.stderr,
+    /^svc: Cannot import \/dev\/zero: a file other than an svc export may be at most 256 MiB \(nothing was sent\)/,
+  );
+
+  const pipe = `${stack.dir}/pipe`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [pipe] }).output()).code, 0);
+  const through = async (bytes: Uint8Array | ReadableStream<Uint8Array>, args: string[]) => {
+    const writing = Deno.writeFile(pipe, bytes).catch(() => {}); // refused, it is not read whole
+    const done = await run([...args, pipe]);
+    await writing;
+    return done;
+  };
+  const text = lines({ text: "I keep bees" }, { text: "My flat is on the third floor" }) + "\n";
+  const jsonl = await through(new TextEncoder().encode(text), ["import"]);
+  assert.equal(jsonl.code, 2, jsonl.stdout);
+  assert.match(
+    jsonl.stderr,
+    /is not a file of svc export but the JSON lines of GET \/api\/export: import it with --from jsonl/,
+  );
+  assert.deepEqual(await exported(client), [], "nothing was sent");
+
+  const file = ReadableStream.from([new TextEncoder().encode(text)])
+    .pipeThrough(await encryptExport(PASSPHRASE, { iterations: 1000, chunkBytes: 1024 }));
+  const imported = await through(file, ["import", "--json"]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.deepEqual([imported.json.imported, imported.json.failed], [2, []]);
+  assert.deepEqual(await left(), [], "the pipe's copy was removed");
 });

@@ -51,7 +51,8 @@ export const DEFAULT_ITERATIONS = 600_000;
 /** Plaintext bytes per chunk of a new file. */
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
-const MAX_HEADER_BYTES = 4096;
+/** The most bytes of a header line, its `\n` included. */
+export const MAX_HEADER_BYTES = 4096;
 /** Bounds a file's header may set: a crafted file cannot make a reader spin or hoard memory. */
 const ITERATION_RANGE = [1_000, 10_000_000];
 const CHUNK_RANGE = [1024, 16 * 1024 * 1024];
