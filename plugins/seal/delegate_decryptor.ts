@@ -38,6 +38,8 @@ export interface DecryptorContext {
   keyServers: { objectId: string; weight: number }[];
   sessionTtlMinutes: number;
   timeoutMs: number;
+  /** How the key servers are asked (the cipher's bounded `fetch`). */
+  fetch: typeof fetch;
   /** How long the first decrypt of a round waits for others to join it, ms. */
   batchWindowMs: number;
   /** The owner's `SvcAccount` object id (forbidden when the owner has none). */
@@ -135,7 +137,7 @@ export class DelegateDecryptor {
   }
 
   #newSession(): Promise<Session> {
-    const { suiClient, packageId, keyServers, sessionTtlMinutes, timeoutMs } = this.#context;
+    const { suiClient, packageId, keyServers, sessionTtlMinutes, timeoutMs, fetch } = this.#context;
     const session = (async () => {
       const sessionKey = await SessionKey.create({
         address: this.address,
@@ -151,6 +153,7 @@ export class DelegateDecryptor {
         // The cipher's shared client checks the proofs of possession once; sessions reuse that.
         verifyKeyServers: false,
         timeout: timeoutMs,
+        fetch,
       });
       const renewAt = Date.now() + Math.max(sessionTtlMinutes * 60_000 - 60_000, 30_000);
       return { sessionKey, client, fetched: new Set<string>(), renewAt };

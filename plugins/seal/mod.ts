@@ -28,6 +28,7 @@
  * await cipher.erase(owner, [memoryId], { credentials: { delegatePrivateKey } });
  * ```
  */
+import { boundedFetch } from "@svc/util/bounded_fetch";
 import { LruMap } from "@svc/util/lru_map";
 import { EncryptedObject, SealClient, UserError } from "@mysten/seal";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
@@ -102,6 +103,21 @@ export interface SealCipherOptions {
    */
   sponsor?: Sponsor;
 }
+
+/**
+ * The most bytes of a key server's answer read. The largest is `fetch_key`'s: a key per id of the
+ * round, each about 0.5 KB of JSON (its 80-byte id as numbers, two 48-byte points in base64), for
+ * at most 1,024 ids (a round's approval transaction calls `seal_approve` once per id, and Sui
+ * allows 1,024 commands): about 0.5 MB.
+ */
+const MAX_KEY_SERVER_ANSWER_BYTES = 2 ** 20;
+
+/**
+ * How the key servers are asked: a redirect is not followed, as it would carry the session's
+ * certificate and request signature elsewhere; it reads as an answer of 502, as does one past
+ * `MAX_KEY_SERVER_ANSWER_BYTES`.
+ */
+const keyServerFetch = boundedFetch(fetch, MAX_KEY_SERVER_ANSWER_BYTES);
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
@@ -187,6 +203,7 @@ export class SealCipher implements Cipher {
       serverConfigs: this.#options.keyServers,
       verifyKeyServers: this.#options.verifyKeyServers,
       timeout: this.#options.timeoutMs,
+      fetch: keyServerFetch,
     });
     this.#accounts = new AccountLookup(this.#suiClient, {
       packageId: this.#options.packageId,
@@ -412,6 +429,7 @@ export class SealCipher implements Cipher {
       keyServers: this.#options.keyServers,
       sessionTtlMinutes: this.#options.sessionTtlMinutes,
       timeoutMs: this.#options.timeoutMs,
+      fetch: keyServerFetch,
       batchWindowMs: this.#options.batchWindowMs,
       accountOf: async (owner) => {
         if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();

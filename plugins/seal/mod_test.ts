@@ -2,14 +2,20 @@ import assert from "node:assert/strict";
 import { EncryptedObject, InvalidKeyServerError } from "@mysten/seal";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { type Sponsor, SvcError } from "@svc/relayer/kit";
-import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
+import { normalizeSuiAddress } from "@mysten/sui/utils";
+import { FakeHttpServer } from "../../tests/fixtures/http_endpoint.ts";
+import {
+  newDelegateKey,
+  type SealSetup,
+  startSealSetup,
+} from "../../tests/fixtures/seal/seal_setup.ts";
 import {
   FakeSealKeyServer,
   IbeMasterKey,
   registerKeyServer,
 } from "../../tests/fixtures/seal_key_servers.ts";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
-import { SealCipher, type SealCipherOptions } from "./mod.ts";
+import { SealCipher, type SealCipherOptions, type SealKeyServer } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -360,6 +366,76 @@ Deno.test("SealCipher: a Sui node that never answers makes decrypt fail with 503
     cipher.decrypt(account.address, sealed, { credentials }),
     "backend_unavailable",
   );
+});
+
+/**
+ * Key servers standing in front of the setup's, registered on its chain with the same keys:
+ * `answer` answers each request to the front of `server`.
+ */
+function frontServers(
+  setup: SealSetup,
+  answer: (server: FakeSealKeyServer, request: Request) => Response | Promise<Response>,
+) {
+  const fronts = setup.seal.servers.map((server) => {
+    const front = FakeHttpServer.start(`front of ${server.name}`, (r) => answer(server, r));
+    const objectId = normalizeSuiAddress(crypto.getRandomValues(new Uint8Array(32)).toHex());
+    const { name, publicKey } = server;
+    registerKeyServer(setup.sui.network, { objectId, name, url: front.url, publicKey });
+    return { front, objectId };
+  });
+  return {
+    keyServers: fronts.map(({ objectId }) => ({ objectId, weight: 1 })),
+    async [Symbol.asyncDispose]() {
+      await Promise.all(fronts.map(({ front }) => front.close()));
+    },
+  };
+}
+
+/** `request`, sent on to `server`, and its answer with `padding` more characters. */
+async function forwarded(server: FakeSealKeyServer, request: Request, padding: number) {
+  const url = new URL(request.url);
+  const headers = new Headers(request.headers);
+  headers.delete("host");
+  const answer = await fetch(server.url + url.pathname + url.search, {
+    method: request.method,
+    headers,
+    body: request.method === "POST" ? await request.arrayBuffer() : undefined,
+  });
+  return Response.json({ ...await answer.json(), padding: "x".repeat(padding) }, {
+    status: answer.status,
+    headers: { "x-keyserver-version": answer.headers.get("x-keyserver-version") ?? "" },
+  });
+}
+
+Deno.test("SealCipher: key servers answering past the limit, or with a redirect, are 503", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const decrypt = async (keyServers: SealKeyServer[]) => {
+    const cipher = await setup.openCipher({ keyServers });
+    const sealed = await cipher.encrypt(account.address, enc("note"));
+    return await cipher.decrypt(account.address, sealed, { credentials });
+  };
+  {
+    await using fronts = frontServers(setup, (server, r) => forwarded(server, r, 0));
+    assert.equal(dec(await decrypt(fronts.keyServers)), "note", "answers within it pass");
+  }
+  {
+    // Valid keys, padded past the 1 MiB an answer may take.
+    await using fronts = frontServers(setup, (server, r) => forwarded(server, r, 2 * 2 ** 20));
+    await rejectsWith(decrypt(fronts.keyServers), "backend_unavailable");
+  }
+  // The request (its certificate and signature) goes to no other address.
+  const asked = setup.seal.fetchKeyRequests();
+  await using redirecting = frontServers(setup, (server, request) => {
+    const { pathname, search } = new URL(request.url);
+    return new Response(null, {
+      status: 307,
+      headers: { location: server.url + pathname + search },
+    });
+  });
+  await rejectsWith(decrypt(redirecting.keyServers), "backend_unavailable");
+  assert.equal(setup.seal.fetchKeyRequests(), asked, "the key servers behind were not asked");
 });
 
 Deno.test("SealCipher: at most maxDelegates sessions are kept, the least recently used dropped first", async () => {

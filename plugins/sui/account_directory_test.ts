@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { toBase64 } from "@mysten/sui/utils";
 import { SvcError } from "@svc/relayer/kit";
+import { FakeHttpServer } from "../../tests/fixtures/http_endpoint.ts";
 import { startFakeSui } from "../../tests/fixtures/sui_network.ts";
 import { installSvcAccount, SvcAccountWallet } from "../../tests/fixtures/svc_account_emulation.ts";
 import { parseAccount } from "./account_directory.ts";
@@ -128,6 +129,27 @@ Deno.test("SuiAccountDirectory: RPC failures are 503, never null", async () => {
 
   await t.sui.close();
   await assert.rejects(() => t.directory.resolve(KEY, t.accountId), unavailable);
+});
+
+Deno.test("SuiAccountDirectory: a node answering past the limit, or with a redirect, is 503", async () => {
+  await using t = await withAccount();
+  // A valid answer, padded past the 4 MiB an answer may take.
+  const padded: typeof fetch = async (input, init) => {
+    const answer = await (await fetch(input, init)).json();
+    return Response.json({ ...answer, padding: "x".repeat(5 * 2 ** 20) });
+  };
+  const flooded = await SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: padded });
+  await assert.rejects(() => flooded.resolve(KEY, t.accountId), unavailable);
+  await assert.rejects(() => flooded.resolve(KEY), unavailable);
+
+  // A redirect, even to the node itself, is not followed: the request goes nowhere else.
+  await using redirecting = FakeHttpServer.start(
+    "redirecting node",
+    () => new Response(null, { status: 307, headers: { location: t.sui.url } }),
+  );
+  const moved = await SuiAccountDirectory.open({ rpcUrl: redirecting.url, ...t.ids });
+  await assert.rejects(() => moved.resolve(KEY, t.accountId), unavailable);
+  assert.ok(redirecting.count("POST") > 0, "the node was asked");
 });
 
 Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare structs", () => {

@@ -41,6 +41,12 @@ const METADATA_NAME = bcs.vector(bcs.u8()).serialize(new TextEncoder().encode("m
 const ADDRESS_BYTES = 32;
 /** Objects read per `sui_multiGetObjects` call (and coins per `suix_getCoins`). */
 const PAGE = 50;
+/**
+ * The most bytes of one answer of the full node read: a page of 50 metadata fields
+ * (`fullAttributes`), each at most Sui's largest object (250 KiB) and sent in base64, is at most
+ * 17 MB.
+ */
+export const MAX_PAGE_ANSWER_BYTES = 20 * 2 ** 20;
 /** Keeps one transaction below Sui's 128 KiB limit… */
 const BATCH_BYTES = 96 * 1024;
 /** …and far below its 1,024 commands. */

@@ -46,12 +46,12 @@ import {
 import { suiKeypair } from "@svc/sui/keys";
 import { suiClient } from "@svc/sui/rpc_client";
 import { sha256Hex } from "@svc/util/keys";
-import { readBounded } from "@svc/util/read_bounded";
+import { boundedFetch } from "@svc/util/bounded_fetch";
 import { LruMap } from "@svc/util/lru_map";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
-import { BlobObjects } from "./blob_objects.ts";
+import { BlobObjects, MAX_PAGE_ANSWER_BYTES } from "./blob_objects.ts";
 
 export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
 
@@ -109,6 +109,11 @@ const PLUGIN = "Walrus";
 const MAX_ERASED = 10_000;
 /** The largest publisher answer read (a `BlobStoreResult` is a few hundred bytes). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * How the publisher is asked: a redirect is not followed, as it would carry the blob elsewhere;
+ * it reads as an answer of 502, as does one past `MAX_ANSWER_BYTES`.
+ */
+const publisherFetch = boundedFetch(fetch, MAX_ANSWER_BYTES);
 
 /** True for a canonical Walrus blob id (43 base64url characters of a u256). */
 function isBlobId(blobId: string): boolean {
@@ -175,6 +180,7 @@ export class WalrusBlobStore implements BlobStore {
     const client = suiClient("the Walrus blob store", {
       rpcUrl: options.rpcUrl,
       timeoutMs: options.rpcTimeoutMs,
+      maxAnswerBytes: MAX_PAGE_ANSWER_BYTES,
     });
     const objects = new BlobObjects({
       client,
@@ -233,20 +239,18 @@ export class WalrusBlobStore implements BlobStore {
     let response: Response;
     let body: unknown;
     try {
-      response = await fetch(url, { method: "PUT", headers, body: bytes, signal: abort });
+      response = await publisherFetch(url, { method: "PUT", headers, body: bytes, signal: abort });
       if (response.status === 413) {
-        await response.body?.cancel();
         throw new SvcError(
           "payload_too_large",
           "Cannot store the blob: the Walrus publisher refuses blobs this large",
         );
       }
       if (!response.ok) {
-        const detail = await readBounded(response, MAX_ANSWER_BYTES).catch(() => new Uint8Array());
-        const text = new TextDecoder().decode(detail).slice(0, 300);
+        const text = (await response.text()).slice(0, 300) || response.statusText;
         throw new Error(`the publisher answered HTTP ${response.status}: ${text}`);
       }
-      body = JSON.parse(new TextDecoder().decode(await readBounded(response, MAX_ANSWER_BYTES)));
+      body = await response.json();
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw backendError(`the ${PLUGIN} publisher`, action, error);

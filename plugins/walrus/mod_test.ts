@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcError } from "@svc/relayer/kit";
+import { FakeHttpServer } from "../../tests/fixtures/http_endpoint.ts";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 import { assertUnavailable, enc, meta, setup } from "./testing/test_store.ts";
 
@@ -99,6 +100,22 @@ Deno.test("WalrusBlobStore: publisher down is backend_unavailable, with nothing 
   assert.deepEqual(s.bed.chain.blobObjects(s.store.address), []);
   s.bed.walrus.publisher.setUp();
   assert.match(await s.store.put(enc("secret bytes"), meta(1)), /^[A-Za-z0-9_-]{43}$/);
+});
+
+Deno.test("WalrusBlobStore: a publisher's redirect is not followed: the blob goes nowhere else (503)", async () => {
+  await using s = await setup();
+  await using redirecting = FakeHttpServer.start("redirecting publisher", (request) => {
+    const { pathname, search } = new URL(request.url);
+    const location = s.bed.walrus.publisherUrl + pathname + search;
+    return new Response(null, { status: 307, headers: { location } });
+  });
+  const store = await s.open({ publisherUrl: redirecting.url });
+  await assert.rejects(
+    () => store.put(enc("secret bytes"), meta(1)),
+    (e) => assertUnavailable(e, "secret"),
+  );
+  assert.equal(redirecting.count("PUT"), 1);
+  assert.deepEqual(s.bed.walrus.publisher.requests, [], "the publisher behind was not asked");
 });
 
 Deno.test("WalrusBlobStore: a slow first aggregator loses the race to the second", async () => {

@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import { readBounded } from "@svc/util/read_bounded";
+import { boundedFetch } from "@svc/util/bounded_fetch";
 import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 
@@ -79,9 +79,6 @@ class UnexpectedAnswer extends Error {
  * take about 16 MB. More is no answer of its API.
  */
 const MAX_ANSWER_BYTES = 32 * 2 ** 20;
-
-/** Statuses whose response has no body. */
-const NO_BODY = new Set([204, 205]);
 
 /** The details of a provider's failure: its call and retries are over (see `Provider.error`). */
 const PROVIDER = { reason: "provider" };
@@ -173,22 +170,7 @@ export class Provider {
    * read up to `MAX_ANSWER_BYTES`, then refused the same way.
    */
   static bounded(send: typeof fetch): typeof fetch {
-    return async (input, init) => {
-      const response = await send(input, { ...init, redirect: "manual" });
-      const refused = () => new Response(null, { status: 502 });
-      if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel();
-        return refused();
-      }
-      let body: Uint8Array<ArrayBuffer>;
-      try {
-        body = await readBounded(response, MAX_ANSWER_BYTES, { signal: init?.signal ?? undefined });
-      } catch (error) {
-        if (error instanceof RangeError) return refused();
-        throw error;
-      }
-      return new Response(NO_BODY.has(response.status) ? null : body, response);
-    };
+    return boundedFetch(send, MAX_ANSWER_BYTES);
   }
 
   /**
