@@ -438,6 +438,27 @@ Deno.test("SealCipher: key servers answering past the limit, or with a redirect,
   assert.equal(setup.seal.fetchKeyRequests(), asked, "the key servers behind were not asked");
 });
 
+Deno.test("SealCipher: a Sui node answering result null is 503, for erase as for decrypt", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const memoryId = crypto.randomUUID();
+  const sealed = await (await setup.openCipher()).encrypt(account.address, enc("x"), { memoryId });
+  await using empty = FakeHttpServer.start("node answering null", async (request) => {
+    const { id } = await request.json();
+    return Response.json({ jsonrpc: "2.0", id, result: null });
+  });
+  const cipher = await setup.openCipher({ rpcUrl: empty.url });
+  await rejectsWith(
+    cipher.erase(account.address, [memoryId], { credentials }),
+    "backend_unavailable",
+  );
+  await rejectsWith(
+    cipher.decrypt(account.address, sealed, { credentials }),
+    "backend_unavailable",
+  );
+});
+
 Deno.test("SealCipher: at most maxDelegates sessions are kept, the least recently used dropped first", async () => {
   await using setup = await startSealSetup();
   const cipher = await setup.openCipher({ maxDelegates: 2 });

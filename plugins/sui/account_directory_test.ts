@@ -152,6 +152,19 @@ Deno.test("SuiAccountDirectory: a node answering past the limit, or with a redir
   assert.ok(redirecting.count("POST") > 0, "the node was asked");
 });
 
+Deno.test("SuiAccountDirectory: a node answering result null is 503, never a 500 or null", async () => {
+  await using t = await withAccount();
+  const nothing: typeof fetch = (_input, init) => {
+    const { id } = JSON.parse(String(init?.body));
+    return Promise.resolve(Response.json({ jsonrpc: "2.0", id, result: null }));
+  };
+  const empty = await SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: nothing });
+  await assert.rejects(() => empty.resolve(KEY, t.accountId), unavailable);
+  await assert.rejects(() => empty.resolve(KEY), unavailable);
+  await assert.rejects(() => empty.resolveOwner(t.owner.toSuiAddress()), unavailable);
+  await assert.rejects(() => empty.checkIds(), unavailable);
+});
+
 Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare structs", () => {
   const key = Uint8Array.fromHex(KEY);
   const owner = "0x" + "1".repeat(64);

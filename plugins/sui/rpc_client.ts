@@ -67,8 +67,19 @@ export function suiClient(plugin: string, options: SuiRpcOptions): SuiRpcClient 
 }
 
 /**
+ * True for what an RPC call returns: an object, or a list of results none of which is missing.
+ * The SDK passes a node's result on unchecked, so a node answering `"result": null` would
+ * otherwise fail the caller's reading of it with a `TypeError`.
+ */
+function isAnswer(result: unknown): boolean {
+  if (typeof result !== "object" || result === null) return false;
+  return !Array.isArray(result) || result.every((item) => item !== null && item !== undefined);
+}
+
+/**
  * Runs RPC calls with a deadline and the caller's signal; a caller's abort passes through,
- * every other failure (network, HTTP status, JSON-RPC error) is `backend_unavailable`.
+ * every other failure (network, HTTP status, JSON-RPC error, a result that is no object) is
+ * `backend_unavailable`.
  */
 export async function withRpc<T>(
   plugin: string,
@@ -79,7 +90,9 @@ export async function withRpc<T>(
   const deadline = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
-    return await call(signal);
+    const result = await call(signal);
+    if (!isAnswer(result)) throw new TypeError("the node's answer holds no object");
+    return result;
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw backendError(plugin, action, error);
