@@ -32,6 +32,7 @@ import {
   defaultAllowedHosts,
   listeningOrigins,
 } from "@svc/relayer/http";
+import { type LastingServer, serveLasting } from "@svc/util/lasting_serve";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -88,15 +89,24 @@ function cannotListen(
   );
 }
 
-/** `Deno.serve`, with a port already in use named, and the setting that moves it. */
+/**
+ * `Deno.serve`, with a port already in use named, and the setting that moves it; served again
+ * after its accept loop failed (a flood of connections held every file descriptor).
+ */
 function serve(
   what: string,
   setting: string,
   options: Deno.ServeTcpOptions & { hostname: string; port: number },
   handler: Deno.ServeHandler<Deno.NetAddr>,
-): Deno.HttpServer<Deno.NetAddr> {
+): LastingServer {
   try {
-    return Deno.serve(options, handler);
+    return serveLasting(options, handler, {
+      failed: (error) =>
+        logger.error(`the ${what} stopped taking connections; it takes them again when it can`, {
+          error,
+        }),
+      resumed: () => logger.info(`the ${what} takes connections again`),
+    });
   } catch (error) {
     throw cannotListen(what, setting, options.hostname, options.port, error);
   }
@@ -257,8 +267,8 @@ function relayerOptions(
 interface Running {
   relayer: Relayer;
   sidecar: SidecarSupervisor | undefined;
-  server: Deno.HttpServer<Deno.NetAddr>;
-  dashboard: Deno.HttpServer<Deno.NetAddr> | undefined;
+  server: LastingServer;
+  dashboard: LastingServer | undefined;
   diskSpace: DiskSpace;
   backends: Backends;
 }

@@ -6,6 +6,7 @@
 import { openSponsor, readConfig } from "@svc/app";
 import { createLogger } from "@svc/relayer";
 import { createSidecar } from "@svc/relayer/sidecar";
+import { type LastingServer, serveLasting } from "@svc/util/lasting_serve";
 
 // The relayer stops this process, after its drain (`SVC_STOP_DRAIN_SECONDS`), by closing stdin. It
 // runs in a process group of its own, out of reach of a Ctrl-C; a signal sent to every process of
@@ -50,13 +51,23 @@ const sidecar = createSidecar({
 const address = new URL(config.sidecarUrl);
 if (address.hostname === "localhost") address.hostname = "127.0.0.1";
 const hostname = address.hostname.replace(/^\[|\]$/g, "");
-let server: Deno.HttpServer;
+let server: LastingServer;
 try {
-  server = Deno.serve({
-    hostname,
-    port: Number(config.sidecarUrl.port),
-    onListen: () => logger.info("sidecar listening", { url: address.origin }),
-  }, sidecar.handler);
+  server = serveLasting(
+    {
+      hostname,
+      port: Number(config.sidecarUrl.port),
+      onListen: () => logger.info("sidecar listening", { url: address.origin }),
+    },
+    sidecar.handler,
+    {
+      failed: (error) =>
+        logger.error("the sidecar stopped taking connections; it takes them again when it can", {
+          error,
+        }),
+      resumed: () => logger.info("the sidecar takes connections again"),
+    },
+  );
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
   logger.error(

@@ -90,12 +90,23 @@ export function freePort(): number {
 export async function startRelayer(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { processGroup?: boolean; root?: string; flags?: string[] } = {},
+  options: { processGroup?: boolean; root?: string; flags?: string[]; maxFiles?: number } = {},
 ): Promise<RelayerProcess> {
   const group = options.processGroup ?? false;
   const root = options.root ?? ROOT;
-  const process = new Deno.Command(Deno.execPath(), {
-    args: taskCommand("start", [], { root, extra: options.flags }),
+  const args = taskCommand("start", [], { root, extra: options.flags });
+  // `maxFiles`: the open files the process may hold, as `ulimit -n` sets it.
+  const [command, commandArgs] = options.maxFiles === undefined
+    ? [Deno.execPath(), args]
+    : ["bash", [
+      "-c",
+      `ulimit -n ${options.maxFiles} && exec "$@"`,
+      "bash",
+      Deno.execPath(),
+      ...args,
+    ]];
+  const process = new Deno.Command(command, {
+    args: commandArgs,
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
