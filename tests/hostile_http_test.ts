@@ -305,6 +305,41 @@ Deno.test("hostile: slow bodies time out with 408 and their budget is given back
   assert.deepEqual(served.problems, []);
 });
 
+Deno.test("hostile: slow MCP bodies from a client without a key leave the signed routes room, from the same address too", async () => {
+  await using served = await serveRelayer({ bodyTimeoutMs: 5000 });
+  const alice = await served.t.newCaller();
+  // 64 KiB bodies, sent one byte at a time, on more connections than the budget takes.
+  const slow: RawClient[] = [];
+  try {
+    for (let i = 0; i < 160; i++) {
+      const client = await RawClient.open(served.port);
+      await client.send("POST", "/api/mcp", {}, 64 * 1024, "{");
+      slow.push(client);
+    }
+    const refused = await RawClient.open(served.port);
+    await refused.send("POST", "/api/mcp", {}, 64 * 1024, "");
+    assert.equal((await refused.response()).status, 429, "half the address's budget is public");
+    refused.close();
+    // A signed recall from the same address still finds room.
+    const body = '{"query":"x"}';
+    const recall = await served.t.relayer.handler(
+      new Request(`http://127.0.0.1:${served.port}/api/recall`, {
+        method: "POST",
+        headers: {
+          ...(await signedHeaders(alice, "POST", "/api/recall", body)),
+          "content-type": "application/json",
+        },
+        body,
+      }),
+      { remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 } },
+    );
+    assert.equal(recall.status, 200);
+    await recall.body?.cancel();
+  } finally {
+    for (const client of slow) client.close();
+  }
+});
+
 Deno.test("hostile: past the shared body budget, 503 server_busy at once, and nothing is logged", async () => {
   await using served = await serveRelayer({ bodyTimeoutMs: 1000, bodyBudgetBytes: 3 * MiB });
   const { slow, answer: busy } = await secondLargeBody(served, await served.t.newCaller());

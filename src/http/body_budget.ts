@@ -6,7 +6,10 @@
  * A body that is refused is answered at once, without reading it. A body larger than
  * {@link SMALL_BODY_BYTES} may not take the last eighth of either budget: while large bodies
  * fill the rest, the small requests of ordinary clients (a recall is a few hundred bytes) still
- * find room, even those sharing an address with the large ones.
+ * find room, even those sharing an address with the large ones. The bodies of public routes,
+ * whose client no key vouches for (MCP, before its sidecar checks the bearer; sponsoring), may
+ * take at most half of either budget: a client without a key, sending slow bodies, leaves the
+ * signed routes room.
  *
  * @example
  * ```ts
@@ -51,6 +54,8 @@ export class BodyBudget {
   readonly perAddressBytes: number;
   #held = 0;
   #byAddress = new Map<string, number>();
+  /** What public routes' bodies hold: in all (under `""`) and by address. */
+  #public = new Map<string, number>();
 
   /** A budget with the given limits (32 MiB in all, 8 MiB per address, by default). */
   constructor(options: BodyBudgetOptions = {}) {
@@ -63,8 +68,11 @@ export class BodyBudget {
     return address === undefined ? this.#held : this.#byAddress.get(address) ?? 0;
   }
 
-  /** A reservation, empty until grown, for a body from `address`. */
-  open(address: string): BodyReservation {
+  /**
+   * A reservation, empty until grown, for a body from `address`; `isPublic` for a public route's
+   * (half of either budget at most).
+   */
+  open(address: string, isPublic = false): BodyReservation {
     let bytes = 0;
     let released = false;
     return {
@@ -73,32 +81,49 @@ export class BodyBudget {
       },
       grow: (more: number) => {
         if (released) throw new Error("Cannot grow a body reservation: it was released");
-        const refusal = this.#refusal(address, bytes, more);
+        const refusal = this.#refusal(address, bytes, more, isPublic);
         if (refusal) return refusal;
         bytes += more;
-        this.#add(address, more);
+        this.#add(address, more, isPublic);
         return undefined;
       },
       release: () => {
         if (released) return;
         released = true;
-        this.#add(address, -bytes);
+        this.#add(address, -bytes, isPublic);
       },
     };
   }
 
-  #refusal(address: string, current: number, more: number): BodyBudgetRefusal | undefined {
+  #refusal(
+    address: string,
+    current: number,
+    more: number,
+    isPublic: boolean,
+  ): BodyBudgetRefusal | undefined {
     const large = current + more > SMALL_BODY_BYTES;
     const cap = (limit: number) => large ? limit - Math.floor(limit / 8) : limit;
+    const half = (key: string, limit: number) =>
+      isPublic && (this.#public.get(key) ?? 0) + more > limit / 2;
     if (this.held(address) + more > cap(this.perAddressBytes)) return "address";
-    if (this.#held + more > cap(this.totalBytes)) return "total";
+    if (half(address, this.perAddressBytes)) return "address";
+    if (this.#held + more > cap(this.totalBytes) || half("", this.totalBytes)) return "total";
     return undefined;
   }
 
-  #add(address: string, bytes: number): void {
+  #add(address: string, bytes: number, isPublic: boolean): void {
     this.#held += bytes;
-    const left = this.held(address) + bytes;
-    if (left > 0) this.#byAddress.set(address, left);
-    else this.#byAddress.delete(address);
+    count(this.#byAddress, address, bytes);
+    if (isPublic) {
+      count(this.#public, "", bytes);
+      count(this.#public, address, bytes);
+    }
   }
+}
+
+/** Adds `bytes` to `key`'s count in `counts`, dropping a count that reaches 0. */
+function count(counts: Map<string, number>, key: string, bytes: number): void {
+  const left = (counts.get(key) ?? 0) + bytes;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

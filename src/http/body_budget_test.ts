@@ -39,6 +39,31 @@ Deno.test("BodyBudget: small bodies keep the last eighth of each budget", () => 
   assert.equal(growing.grow(SMALL_BODY_BYTES), "address");
 });
 
+Deno.test("BodyBudget: public routes' bodies take at most half of either budget", () => {
+  const budget = new BodyBudget({ totalBytes: 16 * MiB, perAddressBytes: 8 * MiB });
+  // Slow small bodies of a public route (MCP) from one address stop at half of its budget.
+  const held = [];
+  for (let i = 0; i < 64; i++) {
+    const reservation = budget.open("a", true);
+    assert.equal(reservation.grow(SMALL_BODY_BYTES), undefined, `public body ${i}`);
+    held.push(reservation);
+  }
+  assert.equal(budget.open("a", true).grow(1), "address");
+  // A signed route's body from the same address still fits.
+  assert.equal(budget.open("a").grow(SMALL_BODY_BYTES), undefined);
+  // From other addresses, public bodies stop at half of the shared budget.
+  for (const address of ["b", "c", "d"]) {
+    const reservation = budget.open(address, true);
+    for (let i = 0; i < 32; i++) reservation.grow(SMALL_BODY_BYTES);
+  }
+  assert.equal(budget.held(), 8 * MiB + SMALL_BODY_BYTES, "half public, and the signed body");
+  assert.equal(budget.open("e", true).grow(1), "total");
+  assert.equal(budget.open("e").grow(SMALL_BODY_BYTES), undefined, "a signed body fits");
+  // Released, their room is public again.
+  for (const reservation of held) reservation.release();
+  assert.equal(budget.open("e", true).grow(SMALL_BODY_BYTES), undefined);
+});
+
 Deno.test("BodyBudget: releasing gives every byte back, once", () => {
   const budget = new BodyBudget({ totalBytes: 8 * MiB, perAddressBytes: 8 * MiB });
   const reservation = budget.open("a");

@@ -172,7 +172,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
     const address = clientAddress(request, info);
     const admitted = options.admit ? await options.admit(request, route, address) : undefined as A;
     const read = (limit = options.maxBodyBytes ?? MAX_BODY_BYTES) => {
-      const reservation = options.bodyBudget?.open(address);
+      const reservation = options.bodyBudget?.open(address, !route.signed);
       if (reservation) held.push(reservation);
       return readBody(request, limit, { reservation, timeoutMs: options.bodyTimeoutMs });
     };
