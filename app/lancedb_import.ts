@@ -66,7 +66,8 @@ async function completeRow(
   try {
     const bytes = await reading.blobs.get(row.blobId);
     if (!bytes) return row;
-    const text = new TextDecoder().decode(await reading.cipher.decrypt(row.owner, bytes));
+    const plaintext = await reading.cipher.decrypt(row.owner, bytes, { memoryId: row.id });
+    const text = new TextDecoder().decode(plaintext);
     return { ...row, info: { ...row.info, digest: await reading.hasher.digest(row.owner, text) } };
   } catch (error) {
     if (error instanceof SvcError && error.status >= 500) throw error;

@@ -33,6 +33,7 @@
 import {
   type CallOptions,
   type Cipher,
+  type DecryptOptions,
   type EncryptOptions,
   JOB_TEXT_KEY_TAG,
   SvcError,
@@ -60,6 +61,7 @@ export type {
   CallOptions,
   Cipher,
   DecryptCredentials,
+  DecryptOptions,
   EncryptOptions,
   KeyPlace,
   KeyStore,
@@ -336,10 +338,15 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     return concatBytes(new Uint8Array([V1]), wrapped, sealed);
   }
 
+  /**
+   * The plaintext, as `Cipher.decrypt` says. With `memoryId`, a version 2 ciphertext of another
+   * memory is refused (`reason: "mismatch"`); a version 1 ciphertext names no memory and is
+   * bound to its owner alone, so it decrypts whichever memory is expected.
+   */
   async decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions,
+    options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
     if (ciphertext[0] === V1 && ciphertext.byteLength >= V1_HEADER_BYTES + TAG_BYTES) {
@@ -350,6 +357,11 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     const parts = ciphertext[0] === V2 ? parseV2(ciphertext) : null;
     if (!parts) {
       throw new SvcError("bad_request", "Cannot decrypt: not a version 1 or 2 svc ciphertext");
+    }
+    if (options?.memoryId !== undefined && parts.memoryId !== canonicalId(options.memoryId)) {
+      throw new SvcError("forbidden", "Cannot decrypt: the ciphertext is another memory's", {
+        details: { reason: "mismatch" },
+      });
     }
     const ownerBytes = utf8.encode(owner);
     const place: KeyPlace = { owner, memoryId: parts.memoryId, keyTag: parts.keyTag };

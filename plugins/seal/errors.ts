@@ -38,6 +38,16 @@ export function erased(cause?: unknown): SvcError {
   });
 }
 
+/**
+ * A ciphertext whose identity is another owner's or another memory's than the one asked for
+ * (`reason: "mismatch"`, see `Cipher.decrypt`): refused before any key server is asked.
+ */
+export function mismatch(whose: "owner" | "memory"): SvcError {
+  return new SvcError("forbidden", `Cannot decrypt: the ciphertext belongs to another ${whose}`, {
+    details: { reason: "mismatch" },
+  });
+}
+
 /** Maps a failure while fetching keys (talking to the chain or the key servers). */
 export function fetchError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;

@@ -10,6 +10,7 @@
  * ```
  */
 import { sha256Hex } from "@svc/util/keys";
+import { mismatch } from "./errors.ts";
 
 /** Bytes after the owner's address in an identity. */
 export const SUFFIX_BYTES = 16;
@@ -30,4 +31,22 @@ export async function memorySuffix(memoryId: string): Promise<Uint8Array<ArrayBu
 /** The identity as lowercase hex without `0x` (as `EncryptedObject.id` holds it). */
 export function identityHex(ownerAddress: string, suffix: Uint8Array): string {
   return ownerAddress.slice(2).toLowerCase() + suffix.toHex();
+}
+
+/**
+ * Refuses an identity (hex, as `EncryptedObject.id` holds it) that is not the owner's, or (with
+ * `memoryId`) not that memory's: `forbidden` with `reason: "mismatch"`. With `memoryId`, a
+ * ciphertext encrypted without one (a random nonce) is refused too: nothing tells it apart.
+ */
+export async function checkIdentity(
+  id: string,
+  ownerAddress: string,
+  memoryId?: string,
+): Promise<void> {
+  if (!id.startsWith(ownerAddress.slice(2)) || id.length !== 2 * (32 + SUFFIX_BYTES)) {
+    throw mismatch("owner");
+  }
+  if (memoryId !== undefined && id !== identityHex(ownerAddress, await memorySuffix(memoryId))) {
+    throw mismatch("memory");
+  }
 }

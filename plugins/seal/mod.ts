@@ -4,7 +4,8 @@
  * `encrypt(owner, bytes, { memoryId })` seals the bytes under the identity `owner address ‖ the
  * memory id's 16 bytes` of the `svc_account` package (without a memory id, `owner address ‖ a
  * random 16-byte nonce`) with the configured key servers and threshold; the output is the Seal
- * `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner`, then asks the key
+ * `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner` (and with `memoryId`,
+ * to that memory; a ciphertext of no memory id is then refused too), then asks the key
  * servers for the identity's key through a session key of the caller's delegate (the
  * `x-delegate-key` the relayer hands over, or the operator's server key); the key servers run
  * `svc_account::account::seal_approve` on chain, which lets the owner and the account's delegates
@@ -40,6 +41,7 @@ import {
   type CallOptions,
   type Cipher,
   type DecryptCredentials,
+  type DecryptOptions,
   type EncryptOptions,
   type Sponsor,
   SvcError,
@@ -52,7 +54,7 @@ import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
 import { isKeyHex } from "@svc/util/keys";
-import { identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
+import { checkIdentity, identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
@@ -60,6 +62,7 @@ export type {
   CallOptions,
   Cipher,
   DecryptCredentials,
+  DecryptOptions,
   EncryptOptions,
   Sponsor,
   SponsoredTransaction,
@@ -285,22 +288,19 @@ export class SealCipher implements Cipher {
     }
   }
 
+  /**
+   * The plaintext, as `Cipher.decrypt` says. The identity must be the owner's (and, with
+   * `memoryId`, that memory's), else the ciphertext is refused before any key server is asked.
+   */
   async decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions & { credentials?: { delegatePrivateKey?: string } },
+    options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
     const address = ownerAddress(owner, "decrypt");
     const object = this.#parse(ciphertext);
-    if (
-      !object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + SUFFIX_BYTES)
-    ) {
-      throw new SvcError(
-        "forbidden",
-        "Cannot decrypt: the ciphertext belongs to another owner",
-      );
-    }
+    await checkIdentity(object.id, address, options?.memoryId);
     if (this.#erased.has(object.id)) throw erased();
     const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
     // The key-fetch round is shared with other decrypts: an abort stops only this caller's wait.

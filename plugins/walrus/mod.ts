@@ -8,7 +8,8 @@
  *
  * Reads go to the aggregators (`GET /v1/blobs/<blobId>`) in order with a short race (the next
  * one starts when the current one fails or is slow; the first answer wins) behind a local,
- * digest-checked cache of the bytes, which also receives every stored blob.
+ * digest-checked cache of the bytes, which also receives every stored blob. `forget` drops a
+ * blob's cached copy (the reader calls it for bytes that do not decrypt as the memory asked for).
  *
  * Blobs are stored as deletable (Walrus's default) so that every store gives the operator its
  * own `Blob` object to carry the attributes, and so that they can be deleted. Storing the same
@@ -280,6 +281,12 @@ export class WalrusBlobStore implements BlobStore {
     }
     if (!this.#erased.has(blobId)) await this.#cache.write(blobId, read.bytes);
     return read.bytes;
+  }
+
+  /** Removes the blob's cached copy (bytes that did not decrypt): the next `get` asks again. */
+  async forget(blobId: string, options: CallOptions = {}): Promise<void> {
+    options.signal?.throwIfAborted();
+    if (isBlobId(blobId)) await this.#cache.remove(blobId).catch(() => {});
   }
 
   async delete(

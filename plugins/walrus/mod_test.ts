@@ -159,6 +159,30 @@ Deno.test("WalrusBlobStore: cached reads do not reach the aggregators; a corrupt
   assert.equal(reads(), 3, "an empty cache reads from the aggregators");
 });
 
+Deno.test("WalrusBlobStore: forget drops a blob's cached copy, so a lie an aggregator told is asked again; the blob stays", async () => {
+  await using s = await setup();
+  const bytes = enc("honest ciphertext");
+  const blobId = await s.store.put(bytes, meta(1));
+  const reads = () => s.bed.walrus.aggregators.reduce((n, a) => n + a.count("GET"), 0);
+  const served = s.bed.walrus.blobs.get(blobId)!;
+  served.bytes = enc("another memory's ciphertext");
+  const reader = await s.open({ cacheDir: await s.tempDir() });
+  assert.deepEqual(await reader.get(blobId), served.bytes, "the lie, read and cached");
+  served.bytes = bytes;
+  assert.deepEqual(await reader.get(blobId), enc("another memory's ciphertext"), "from the cache");
+  assert.equal(reads(), 1);
+
+  await reader.forget(blobId);
+  assert.deepEqual(await reader.get(blobId), bytes, "asked again");
+  assert.equal(reads(), 2);
+  assert.deepEqual(await reader.get(blobId), bytes);
+  assert.equal(reads(), 2, "the honest bytes are cached");
+  const listed = await reader.list(meta(1).owner, meta(1).namespace);
+  assert.deepEqual(listed.map((entry) => entry.blobId), [blobId], "the blob stays");
+  await reader.forget(blobId);
+  await reader.forget("not-a-blob-id");
+});
+
 Deno.test("WalrusBlobStore: bad metadata is bad_request before anything is stored", async () => {
   await using s = await setup();
   for (

@@ -78,6 +78,18 @@ export interface EncryptOptions extends CallOptions {
   memoryId?: string;
 }
 
+/** What `Cipher.decrypt` may carry besides its arguments. */
+export interface DecryptOptions extends CallOptions {
+  /** The caller's key, for ciphers that decrypt with it (Seal). */
+  credentials?: DecryptCredentials;
+  /**
+   * The memory the caller expects (its id). A ciphertext bound to another memory is refused as
+   * `forbidden` with `reason: "mismatch"`. Without it, a ciphertext of any memory of the owner's
+   * decrypts.
+   */
+  memoryId?: string;
+}
+
 /** Encrypts memory text for an owner; only that owner's keys can read it back. */
 export interface Cipher {
   /** The implementation's name, reported by `/health` as `cipher`. */
@@ -98,16 +110,20 @@ export interface Cipher {
     options?: EncryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>>;
   /**
-   * The plaintext; a ciphertext of an erased memory, altered, or another owner's is refused as
-   * `forbidden`. `credentials` carries a caller's delegate key for ciphers that need it (Seal).
-   * Such a cipher (`holdsKeys` false) refuses a caller it does not let read as `forbidden`, and a
-   * memory it lets no caller read any more (erased) as `forbidden` with `reason: "erased"`: the
-   * caller still reads the others.
+   * The plaintext; a ciphertext of an erased memory, altered, another owner's, or (with
+   * `memoryId`) another memory's is refused. `credentials` carries a caller's delegate key for
+   * ciphers that need it (Seal). Such a cipher (`holdsKeys` false) refuses a caller it does not
+   * let read as `forbidden`; a memory it lets no caller read any more (erased) as `forbidden`
+   * with `reason: "erased"`; a ciphertext bound to another owner or memory as `forbidden` with
+   * `reason: "mismatch"`: the caller still reads the others. A ciphertext encrypted without a
+   * memory id decrypts when none is expected. When one is, a cipher that tells such a
+   * ciphertext apart (the local cipher's version 1) decrypts it still; one that cannot (Seal)
+   * refuses it as another memory's.
    */
   decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions & { credentials?: DecryptCredentials },
+    options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>>;
   /**
    * Destroys the keys of an owner's memories: once it resolves, no ciphertext encrypted for
@@ -182,6 +198,13 @@ export interface BlobStore {
    * stored stays, and a store keeping a copy per memory (Walrus) removes only that memory's.
    */
   delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void>;
+  /**
+   * Drops any copy of a blob the store keeps close (a cache), and keeps the blob: the next `get`
+   * reads it from the store again. The reader calls it when a blob's bytes do not decrypt as the
+   * memory asked for. Optional: a store keeping no such copy has none. A copy it cannot drop
+   * stays: that is no failure.
+   */
+  forget?(blobId: string, options?: CallOptions): Promise<void>;
   /** An owner's blobs in a namespace, newest first. */
   list(
     owner: string,

@@ -344,7 +344,7 @@ export class BlindMemory {
     const contentKey = await seal.decrypt(
       await this.#ownerAddress(),
       Uint8Array.fromBase64(head.sealed_key),
-      { credentials: { delegatePrivateKey: this.#options.privateKey } },
+      { credentials: { delegatePrivateKey: this.#options.privateKey }, memoryId: head.key_id },
     );
     return { contentKey, wrapped: undefined };
   }

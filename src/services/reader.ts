@@ -32,9 +32,11 @@ export interface ReaderDependencies {
 export interface MemoryReader {
   /**
    * The memory's text; `null` for a client-encrypted memory (its `info` says so: not read), and
-   * `null` (logged) when its blob is missing or does not decrypt (erased, altered). A caller the
-   * cipher refuses (403 from a cipher that decrypts with the caller's key, for a memory it does
-   * not call erased) or an unavailable backend (5xx) fails the call instead.
+   * `null` (logged) when its blob is missing or does not decrypt as this memory's (erased,
+   * altered, another memory's or owner's: the blob store then drops its copy close by, see
+   * `BlobStore.forget`). A caller the cipher refuses (403 from a cipher that decrypts with the
+   * caller's key, for a memory it does not call erased or another's) or an unavailable backend
+   * (5xx) fails the call instead.
    */
   read(
     owner: string,
@@ -76,25 +78,23 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       if (info?.manual) return null;
       const cached = cache?.get(owner, blobId);
       if (cached !== undefined) return cached;
+      let bytes: Uint8Array<ArrayBuffer> | null = null;
       try {
-        const bytes = await blobs.get(blobId, { signal });
+        bytes = await blobs.get(blobId, { signal });
         if (!bytes) {
           report(blobId, "memory has no blob", { memory_id: id, blob_id: blobId });
           return null;
         }
-        const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
+        const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal, memoryId: id });
         const text = new TextDecoder().decode(plaintext);
         if (!forgotten.has(blobId)) cache?.set(owner, blobId, text);
         return text;
       } catch (error) {
         signal?.throwIfAborted();
-        // A cipher of its own keys refuses only what it cannot read (erased, altered); one
-        // that decrypts with the caller's key refuses the caller, unless it says the memory
-        // is erased (see `Cipher.decrypt`).
-        const refused = error instanceof SvcError && error.code === "forbidden" &&
-          !cipher.holdsKeys && error.details.reason !== "erased";
-        if (refused || (error instanceof SvcError && error.status >= 500)) throw error;
+        if (failsTheCall(cipher, error)) throw error;
         report(blobId, "memory cannot be decrypted", { memory_id: id, error });
+        // Bytes that are not this memory's: the next read fetches them again.
+        if (bytes && !erased(error) && !forgotten.has(blobId)) await blobs.forget?.(blobId);
         return null;
       }
     },
@@ -108,4 +108,25 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       forgotten.add(blobId);
     },
   };
+}
+
+/** Reasons a cipher gives for refusing a memory rather than its caller (see `Cipher.decrypt`). */
+const MEMORY_REFUSALS = new Set(["erased", "mismatch"]);
+
+/**
+ * Whether a read's failure fails the call, not just the memory: an unavailable backend (5xx), or
+ * a cipher that decrypts with the caller's key refusing the caller. A cipher of its own keys
+ * refuses only what it cannot read (erased, altered, another's); one of the caller's key refuses
+ * the caller unless it says the memory is erased or the ciphertext is another's.
+ */
+function failsTheCall(cipher: Cipher, error: unknown): boolean {
+  if (!(error instanceof SvcError)) return false;
+  if (error.status >= 500) return true;
+  return error.code === "forbidden" && !cipher.holdsKeys &&
+    !MEMORY_REFUSALS.has(String(error.details.reason));
+}
+
+/** Whether a cipher refused a memory as erased: its bytes are right, and stay where they are. */
+function erased(error: unknown): boolean {
+  return error instanceof SvcError && error.details.reason === "erased";
 }

@@ -41,7 +41,7 @@ Deno.test("reader: with a cipher that decrypts with the caller's key, nothing ha
   assert.equal(reads(), 1);
 });
 
-Deno.test("reader: a cipher of the caller's key refuses the call, but a memory it calls erased is read as nothing", async () => {
+Deno.test("reader: a cipher of the caller's key refuses the call, but a memory it calls erased, or another's, is read as nothing", async () => {
   const blobs = { get: () => Promise.resolve(new Uint8Array([1])) } as unknown as BlobStore;
   const refusing = (details: Record<string, string>) =>
     createReader({
@@ -55,6 +55,32 @@ Deno.test("reader: a cipher of the caller's key refuses the call, but a memory i
   const memory = { id: "m1", blobId: "b1" };
   await assert.rejects(refusing({}).read("alice", memory, {}), SvcError);
   assert.equal(await refusing({ reason: "erased" }).read("alice", memory, {}), null);
+  // Another memory's or owner's ciphertext: that memory is unreadable, the caller not refused.
+  assert.equal(await refusing({ reason: "mismatch" }).read("alice", memory, {}), null);
+});
+
+Deno.test("reader: the cipher is asked for the memory read; bytes that do not decrypt are dropped from the blob store's cache, an erased memory's are not", async () => {
+  const forgotten: string[] = [];
+  const asked: (string | undefined)[] = [];
+  const blobs = {
+    get: () => Promise.resolve(new Uint8Array([1])),
+    forget: (blobId: string) => (forgotten.push(blobId), Promise.resolve()),
+  } as unknown as BlobStore;
+  const cipher = {
+    holdsKeys: false,
+    decrypt: (_owner: string, _bytes: Uint8Array, options: { memoryId?: string }) => {
+      asked.push(options.memoryId);
+      const reason = options.memoryId === "m-erased" ? "erased" : "mismatch";
+      return Promise.reject(new SvcError("forbidden", "Cannot decrypt", { details: { reason } }));
+    },
+  } as unknown as Cipher;
+  const r = createReader({ cipher, blobs, logger: silentLogger });
+  assert.equal(await r.read("alice", { id: "m1", blobId: "swapped" }, {}), null);
+  assert.equal(await r.read("alice", { id: "m-erased", blobId: "erased" }, {}), null);
+  r.forget("gone");
+  assert.equal(await r.read("alice", { id: "m3", blobId: "gone" }, {}), null);
+  assert.deepEqual(asked, ["m1", "m-erased", "m3"]);
+  assert.deepEqual(forgotten, ["swapped"], "not the erased memory's, nor the blob erased here");
 });
 
 Deno.test("reader: each blob's trouble is logged once; a read that raced its memory's erase logs nothing", async () => {

@@ -1,7 +1,7 @@
 /**
- * The Cipher conformance suite: a round trip that is randomised, bound to the owner and
- * tamper-evident; aborted calls refused; and erase, which destroys a memory's key so that no
- * copy of its ciphertext, made before or after, decrypts again.
+ * The Cipher conformance suite: a round trip that is randomised, bound to the owner (and to the
+ * memory asked for) and tamper-evident; aborted calls refused; and erase, which destroys a
+ * memory's key so that no copy of its ciphertext, made before or after, decrypts again.
  */
 import assert from "node:assert/strict";
 import type { Cipher } from "../backends/types.ts";
@@ -47,6 +47,33 @@ export function cipherSuite(
       await decrypt(o1, await cipher.encrypt(o1, new Uint8Array())),
       new Uint8Array(),
     );
+  });
+
+  Deno.test(`${name}: a ciphertext asked for as another memory is refused`, async () => {
+    const cipher = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
+    const decrypt = (bytes: Uint8Array<ArrayBuffer>, memoryId?: string) =>
+      cipher.decrypt(o1, bytes, { ...withCredentials, memoryId });
+    const text = async (bytes: Uint8Array<ArrayBuffer>, memoryId?: string) =>
+      new TextDecoder().decode(await decrypt(bytes, memoryId));
+    const [idA, idB] = [crypto.randomUUID(), crypto.randomUUID()];
+    const a = await cipher.encrypt(o1, enc("I am vegetarian"), { memoryId: idA });
+    const b = await cipher.encrypt(o1, enc("I live in Lyon"), { memoryId: idB });
+    assert.equal(await text(a, idA), "I am vegetarian");
+    assert.equal(await text(b), "I live in Lyon", "no memory expected: any of the owner's");
+    await assert.rejects(() => decrypt(b, idA), (error: unknown) => {
+      assert.ok(error instanceof SvcError);
+      assert.equal(error.code, "forbidden");
+      assert.equal(error.details.reason, "mismatch");
+      return true;
+    });
+    await assert.rejects(
+      () => cipher.decrypt(o2, a, { ...withCredentials, memoryId: idA }),
+      SvcError,
+      "another owner's",
+    );
+    const unbound = await cipher.encrypt(o1, enc("I like tea"));
+    assert.equal(await text(unbound), "I like tea", "no memory id, none expected");
   });
 
   Deno.test(`${name}: an aborted signal is refused`, async () => {

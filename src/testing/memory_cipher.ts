@@ -3,7 +3,8 @@
  * this object: one per owner, and one per memory for what is encrypted with a memory id (which
  * `erase` forgets, so that no copy of such a ciphertext decrypts again). The owner (and the
  * memory id) is bound into every ciphertext as associated data, so a ciphertext decrypted for
- * another owner, or altered, is refused with `forbidden`, as the local cipher refuses it.
+ * another owner, or altered, is refused with `forbidden`, as the local cipher refuses it; one
+ * decrypted with another memory's id, with `forbidden` and `reason: "mismatch"`.
  *
  * Formats: `0x01 ‖ iv (12) ‖ ciphertext (+ 16 tag)` without a memory id;
  * `0x02 ‖ id_len (1) ‖ memory_id (UTF-8, 1–255 bytes) ‖ iv (12) ‖ ciphertext (+ 16 tag)` with one.
@@ -25,7 +26,7 @@
  * @module
  */
 import { SvcError } from "../errors.ts";
-import type { CallOptions, Cipher, EncryptOptions } from "../backends/types.ts";
+import type { CallOptions, Cipher, DecryptOptions, EncryptOptions } from "../backends/types.ts";
 
 const V1 = 1;
 const V2 = 2;
@@ -98,7 +99,7 @@ export class MemoryCipher implements Cipher {
   async decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions,
+    options?: DecryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
     const headerBytes = ciphertext[0] === V1
@@ -110,6 +111,12 @@ export class MemoryCipher implements Cipher {
       throw new SvcError("bad_request", "Cannot decrypt: not an in-memory cipher's ciphertext");
     }
     const header = ciphertext.subarray(0, headerBytes);
+    const memoryId = options?.memoryId;
+    if (headerBytes > 1 && memoryId !== undefined && !boundTo(header, memoryId)) {
+      throw new SvcError("forbidden", "Cannot decrypt: the ciphertext is another memory's", {
+        details: { reason: "mismatch" },
+      });
+    }
     const key = headerBytes === 1
       ? this.#keys.get(owner)
       : this.#memoryKeys.get(owner)?.get(new TextDecoder().decode(header.subarray(2)));
@@ -151,6 +158,12 @@ export class MemoryCipher implements Cipher {
     }
     return Promise.resolve();
   }
+}
+
+/** Whether a version 2 header names `memoryId` (as `encrypt` writes it). */
+function boundTo(header: Uint8Array, memoryId: string): boolean {
+  const id = new TextDecoder().decode(header.subarray(2));
+  return id === new TextDecoder().decode(utf8.encode(memoryId));
 }
 
 /**

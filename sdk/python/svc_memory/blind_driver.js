@@ -28904,7 +28904,8 @@ var BlindMemory = class _BlindMemory {
     const contentKey = await seal.decrypt(await this.#ownerAddress(), Uint8Array.fromBase64(head.sealed_key), {
       credentials: {
         delegatePrivateKey: this.#options.privateKey
-      }
+      },
+      memoryId: head.key_id
     });
     return {
       contentKey,
