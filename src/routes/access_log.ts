@@ -1,7 +1,8 @@
 /**
  * The access log over HTTP: `withAccessLog` makes every route with an `access` option append
  * an entry per namespace its request touched once it answers below 400 (a refusal adds none;
- * a streamed answer, `application/x-ndjson`, once it is sent or its client leaves), and
+ * a streamed answer, `application/x-ndjson`, once it is sent or its client leaves; it ends once they
+ * are queued, so a request that outruns the store waits for it), and
  * `GET /api/access-log` reads the log: the owner key, or a delegate key with the `audit` scope,
  * which sees only the entries of the namespaces it may use.
  */
@@ -29,13 +30,13 @@ function eventsOf(context: HandlerContext, op: AccessOperation) {
   }));
 }
 
-/** `response` whose body, once read to its end or cancelled, calls `done` (once). */
-function onceSent(response: Response, done: () => void): Response {
-  let called = false;
-  const finish = () => {
-    if (!called) done();
-    called = true;
-  };
+/**
+ * `response` whose body, once read to its end or cancelled, calls `done` (once); its end waits
+ * for `done`.
+ */
+function onceSent(response: Response, done: () => Promise<void>): Response {
+  let called: Promise<void> | undefined;
+  const finish = () => called ??= done();
   // Pulled as its client reads, no chunk ahead: what was read is what was sent.
   const relay = new TransformStream({ flush: finish, cancel: finish }, { highWaterMark: 0 });
   return new Response(response.body!.pipeThrough(relay), response);
@@ -59,7 +60,7 @@ export function withAccessLog(
         // stream, which is then sent in chunks instead of with its length.
         const streamed = response.headers.get("content-type")?.startsWith("application/x-ndjson");
         if (streamed && response.body) return onceSent(response, append);
-        append();
+        await append();
         return response;
       },
     };

@@ -17,6 +17,10 @@
  * p50. Entries still queued when the process dies are lost; `close` writes them, and a read
  * writes them first. Entries older than the retention are pruned in the background.
  *
+ * At most 10,000 entries are queued or being written. Past that, an appender waits for a flush
+ * (backpressure; its promise resolves once its entries are queued); only while the store is
+ * failing are its own entries past that bound dropped, never those queued before.
+ *
  * @example
  * ```ts
  * const log = await AccessLog.open({ store: new MemoryAccessLogStore(), secret });
@@ -55,7 +59,10 @@ export interface AccessLogOptions {
   flushDelayMs?: number;
   /** Queued entries that start a flush at once (default 1,000). */
   flushEntries?: number;
-  /** Entries queued at most while the store is slow or down; past it the oldest go (10,000). */
+  /**
+   * Entries queued or being written at most (10,000). Past it an appender waits for a flush, or,
+   * while the store is failing, its entries past it are dropped.
+   */
   maxPending?: number;
   logger?: Logger;
   /** Unix milliseconds (default `Date.now`). */
@@ -93,6 +100,10 @@ export class AccessLog {
   #now: () => number;
   #pending: Pending[] = [];
   #dropped = 0;
+  /** Entries of the flush under way. */
+  #writing = 0;
+  /** Whether the last write failed. */
+  #down = false;
   /** Scheduled writes failed in a row (the store is tried again every second). */
   #failures = 0;
   #timer?: ReturnType<typeof setTimeout>;
@@ -127,14 +138,36 @@ export class AccessLog {
     return this.#retentionMs;
   }
 
-  /** Queues entries; they are written within a second, with others. Never throws. */
-  append(events: AccessEvent[]): void {
+  /**
+   * Queues entries; they are written within a second, with others. Resolves once they are all
+   * queued: at once unless 10,000 are waiting (then after flushes), or dropped while the store is
+   * failing. Never rejects.
+   */
+  async append(events: AccessEvent[]): Promise<void> {
     if (this.#closed) return;
+    const entries = this.#entriesOf(events);
+    let queued = 0;
+    while (queued < entries.length && !this.#closed) {
+      const room = this.#maxPending - this.#pending.length - this.#writing;
+      if (room > 0) {
+        this.#pending.push(...entries.slice(queued, queued + room));
+        queued += room;
+        this.#schedule();
+      } else if (this.#down || !await this.flush().then(() => true, () => false)) {
+        break;
+      }
+    }
+    this.#dropped += Math.max(0, entries.length - queued);
+  }
+
+  /** The entries of `events`, each listing at most `MAX_IDS_PER_ENTRY` memory ids. */
+  #entriesOf(events: AccessEvent[]): Pending[] {
+    const entries: Pending[] = [];
     for (const event of events) {
       const at = event.at ?? this.#now();
       const ids = [...new Set(event.memoryIds)];
       for (let i = 0; i === 0 || i < ids.length; i += MAX_IDS_PER_ENTRY) {
-        this.#pending.push({
+        entries.push({
           owner: event.owner,
           id: this.#idAt(at),
           body: {
@@ -149,12 +182,7 @@ export class AccessLog {
         });
       }
     }
-    const over = this.#pending.length - this.#maxPending;
-    if (over > 0) {
-      this.#pending.splice(0, over);
-      this.#dropped += over;
-    }
-    this.#schedule();
+    return entries;
   }
 
   /** Writes every entry queued so far; rejects when the store refuses them (they stay queued). */
@@ -162,13 +190,18 @@ export class AccessLog {
     while (this.#flushing) await this.#flushing.catch(() => {});
     if (this.#pending.length === 0) return;
     const batch = this.#pending.splice(0);
-    this.#flushing = this.#write(batch).catch((error) => {
-      // Kept for the next flush, as many as there is room for (the newest).
-      const room = Math.max(0, this.#maxPending - this.#pending.length);
-      this.#dropped += batch.length - Math.min(room, batch.length);
-      if (room > 0) this.#pending.unshift(...batch.slice(-room));
+    this.#writing = batch.length;
+    this.#flushing = this.#write(batch).then(() => {
+      this.#down = false;
+    }, (error) => {
+      // Kept for the next flush: appenders left it room (`#writing`).
+      this.#down = true;
+      this.#pending.unshift(...batch);
       throw error;
-    }).finally(() => this.#flushing = undefined);
+    }).finally(() => {
+      this.#writing = 0;
+      this.#flushing = undefined;
+    });
     await this.#flushing;
   }
 
@@ -282,7 +315,7 @@ export class AccessLog {
 
   async #write(batch: Pending[]): Promise<void> {
     if (this.#dropped > 0) {
-      this.#logger.warn("access log entries dropped: the store is too slow", {
+      this.#logger.warn("access log entries dropped: the store is down", {
         entries: this.#dropped,
       });
       this.#dropped = 0;

@@ -239,3 +239,53 @@ Deno.test("a store failing for a while is logged once, and once more when it tak
     await log.close();
   }
 });
+
+/** A store whose writes wait until `open` is called. */
+class GatedStore extends CountingStore {
+  #gate = Promise.withResolvers<void>();
+  open() {
+    this.#gate.resolve();
+  }
+  override async append(records: SealedAccessRecord[]) {
+    await this.#gate.promise;
+    return super.append(records);
+  }
+}
+
+Deno.test("a writer that outruns a slow store waits for it, and drops no one's entries", async () => {
+  const store = new GatedStore();
+  const log = await AccessLog.open({ store, secret: secret(), maxPending: 10, flushEntries: 5 });
+  await log.append(Array.from({ length: 5 }, () => event("0xb")));
+  let done = false;
+  const flood = log.append(Array.from({ length: 50 }, () => event("0xa"))).then(() => done = true);
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(done, false, "the flood waits while the store holds 10 entries");
+  store.open();
+  await flood;
+  await log.close();
+  assert.equal((await log.query("0xb")).entries.length, 5);
+  assert.equal((await log.query("0xa", { limit: 100 })).entries.length, 50);
+});
+
+Deno.test("while the store is down, a flood drops its own entries past the bound, not others'", async () => {
+  const store = new CountingStore();
+  const said: [string, unknown][] = [];
+  const note = (message: string, data?: unknown) => said.push([message, data]);
+  const logger = { debug: () => {}, info: note, warn: note, error: note };
+  const log = await AccessLog.open({
+    store,
+    secret: secret(),
+    maxPending: 10,
+    flushDelayMs: 60_000,
+    logger,
+  });
+  store.failing = true;
+  await log.append(Array.from({ length: 5 }, () => event("0xb")));
+  await assert.rejects(() => log.flush(), /store down/);
+  await log.append(Array.from({ length: 50 }, () => event("0xa")));
+  store.failing = false;
+  await log.close();
+  assert.equal((await log.query("0xb")).entries.length, 5);
+  assert.equal((await log.query("0xa", { limit: 100 })).entries.length, 5);
+  assert.deepEqual(said, [["access log entries dropped: the store is down", { entries: 45 }]]);
+});
