@@ -234,13 +234,14 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     const old = await client.get(dogId).catch((e) => e);
     assert.ok(old instanceof SvcError && old.code === "not_found", "the old version stayed");
 
-    // A memory erased meanwhile (in another tab, by an agent) goes when Delete finds it gone.
+    // A memory erased meanwhile (in another tab, by an agent): Delete answers that erase's
+    // receipt, and it goes.
     await client.forget(jobs[22]);
     const stale = list.getByRole("listitem").filter({ hasText: "Journal entry 22:" });
     page.once("dialog", (dialog) => dialog.accept());
     await stale.getByRole("button", { name: "Delete" }).click();
     await stale.waitFor({ state: "detached" });
-    assert.equal(await page.locator("#status").getAttribute("data-tone"), "error");
+    assert.equal(await page.locator("#status").getAttribute("data-tone"), "success");
     await page.getByText("Showing 19, newest first.").waitFor();
     // And when Save finds it gone.
     await client.forget(jobs[21]);
