@@ -45,6 +45,7 @@ export function serveLasting(
       hooks.failed(error);
       while (!stopped) {
         await sleep(1000);
+        if (stopped) return;
         try {
           server = Deno.serve({ ...options, port: addr.port, onListen() {} }, handler);
         } catch {

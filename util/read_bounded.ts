@@ -44,7 +44,8 @@ export async function readBounded(
   const { signal } = options;
   const tooLarge = options.tooLarge ??
     (() => new RangeError(`the body is larger than the limit of ${limit} bytes`));
-  const declared = declaredLength(message);
+  // A fetch decodes a compressed body but keeps its encoded length: no length to hold it to.
+  const declared = message.headers.has("content-encoding") ? undefined : declaredLength(message);
   if ((declared !== undefined && declared > limit) || signal?.aborted) {
     await message.body?.cancel().catch(() => {});
     throw signal?.aborted ? signal.reason : tooLarge();

@@ -89,3 +89,26 @@ Deno.test("readBounded: a body shorter than its declared length is a RangeError"
   const response = new Response(short, { headers: { "content-length": "100" } });
   await assert.rejects(readBounded(response, 1024), /ended after 10 of its 100 declared bytes/);
 });
+
+Deno.test("readBounded: a compressed answer is read as fetch decodes it, not held to its encoded length", async () => {
+  const text = '{"jsonrpc":"2.0","id":1,"result":null}';
+  const gzipped = new Uint8Array(
+    await new Response(
+      new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer(),
+  );
+  assert.ok(gzipped.length > text.length, "gzip made this small answer larger");
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response(gzipped, {
+        headers: { "content-encoding": "gzip", "content-length": String(gzipped.length) },
+      }),
+  );
+  try {
+    const answer = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(new TextDecoder().decode(await readBounded(answer, 1024)), text);
+  } finally {
+    await server.shutdown();
+  }
+});
