@@ -17,7 +17,7 @@ import { PLUGIN } from "./errors.ts";
  * the sponsor pays (about 0.001 SUI at the storage price of this writing); 32 stay well inside the
  * sponsor's default gas budget of 0.05 SUI.
  */
-const ERASE_BATCH = 32;
+export const ERASE_BATCH = 32;
 
 /** What an erase needs from the cipher. */
 export interface EraseContext {

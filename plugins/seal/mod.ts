@@ -51,7 +51,7 @@ import { suiClient, withRpc } from "@svc/sui/rpc_client";
 import { abortable } from "@svc/sui/abortable";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
-import { eraseOnChain } from "./eraser.ts";
+import { ERASE_BATCH, eraseOnChain } from "./eraser.ts";
 import { encryptError, erased, malformed } from "./errors.ts";
 import { isKeyHex } from "@svc/util/keys";
 import { checkIdentity, identityHex, memorySuffix, SUFFIX_BYTES } from "./identity.ts";
@@ -337,12 +337,21 @@ export class SealCipher implements Cipher {
       suffixes.set(suffix.toHex(), suffix);
     }
     const accountId = await this.#accounts.accountOf(address, "erase", options);
+    // Those the account erased already (an erase sent again) cost no transaction: looked up
+    // for an erase of one transaction's ids at most, a read each.
+    const named = [...suffixes.values()];
+    const done = named.length <= ERASE_BATCH
+      ? await this.#accounts.erased(accountId, named)
+      : named.map(() => false);
+    this.#forget(named.filter((_, i) => done[i]).map((suffix) => identityHex(address, suffix)));
+    const left = named.filter((_, i) => !done[i]);
+    if (left.length === 0) return;
     const context = {
       suiClient: this.#suiClient,
       ids: { packageId: this.#options.packageId, registryId: this.#options.registryId },
       sponsor,
     };
-    await eraseOnChain(context, keypair, accountId, [...suffixes.values()], (batch) => {
+    await eraseOnChain(context, keypair, accountId, left, (batch) => {
       this.#forget(batch.map((suffix) => identityHex(address, suffix)));
     }, options);
   }

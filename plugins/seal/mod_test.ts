@@ -700,8 +700,20 @@ Deno.test("SealCipher: erase sends one transaction per 32 ids", async () => {
     credentials: { delegatePrivateKey: account.delegateSeed },
   });
   assert.equal(executed, 2);
-  const table = setup.sui.network.getObject(account.accountId)!.fields.erased as {
-    fields: { size: string };
-  };
-  assert.equal(table.fields.size, "40");
+  const size = () =>
+    (setup.sui.network.getObject(account.accountId)!.fields.erased as {
+      fields: { size: string };
+    }).fields.size;
+  assert.equal(size(), "40");
+  // Erased already (an erase sent again): nothing to pay for, no transaction.
+  await cipher.erase(account.address, ids.slice(0, 5), {
+    credentials: { delegatePrivateKey: account.delegateSeed },
+  });
+  assert.equal(executed, 2);
+  // One of them new: one transaction, for it alone.
+  await cipher.erase(account.address, [ids[0], crypto.randomUUID()], {
+    credentials: { delegatePrivateKey: account.delegateSeed },
+  });
+  assert.equal(executed, 3);
+  assert.equal(size(), "41");
 });
