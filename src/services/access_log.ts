@@ -64,6 +64,11 @@ export interface AccessLogOptions {
    * while the store is failing, its entries past it are dropped.
    */
   maxPending?: number;
+  /**
+   * How long an appender waits for a flush to make room (10 s): a store that stalls counts as
+   * down, and the appender's entries past the room are dropped.
+   */
+  waitMs?: number;
   logger?: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;
@@ -96,6 +101,7 @@ export class AccessLog {
   #delayMs: number;
   #flushEntries: number;
   #maxPending: number;
+  #waitMs: number;
   #logger: Logger;
   #now: () => number;
   #pending: Pending[] = [];
@@ -122,6 +128,7 @@ export class AccessLog {
     this.#delayMs = options.flushDelayMs ?? 100;
     this.#flushEntries = options.flushEntries ?? 1000;
     this.#maxPending = options.maxPending ?? 10_000;
+    this.#waitMs = options.waitMs ?? 10_000;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
   }
@@ -153,11 +160,22 @@ export class AccessLog {
         this.#pending.push(...entries.slice(queued, queued + room));
         queued += room;
         this.#schedule();
-      } else if (this.#down || !await this.flush().then(() => true, () => false)) {
+      } else if (this.#down || !await this.#flushedWithin(this.#waitMs)) {
         break;
       }
     }
     this.#dropped += Math.max(0, entries.length - queued);
+  }
+
+  /** Whether a flush wrote the queue within `ms`. */
+  async #flushedWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+    try {
+      return await Promise.race([this.flush().then(() => true, () => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The entries of `events`, each listing at most `MAX_IDS_PER_ENTRY` memory ids. */

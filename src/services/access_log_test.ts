@@ -289,3 +289,21 @@ Deno.test("while the store is down, a flood drops its own entries past the bound
   assert.equal((await log.query("0xa", { limit: 100 })).entries.length, 5);
   assert.deepEqual(said, [["access log entries dropped: the store is down", { entries: 45 }]]);
 });
+
+Deno.test("a writer waits for a store that stalls only so long, then drops its own entries past the bound", async () => {
+  const store = new GatedStore();
+  const log = await AccessLog.open({
+    store,
+    secret: secret(),
+    maxPending: 10,
+    flushEntries: 5,
+    waitMs: 50,
+  });
+  await log.append(Array.from({ length: 5 }, () => event("0xb")));
+  // Resolves although the store never answers.
+  await log.append(Array.from({ length: 50 }, () => event("0xa")));
+  store.open();
+  await log.close();
+  assert.equal((await log.query("0xb")).entries.length, 5);
+  assert.equal((await log.query("0xa", { limit: 100 })).entries.length, 5);
+});
