@@ -126,7 +126,12 @@ Deno.test("e2e: invalid configuration lists every problem and exits 2", async ()
 Deno.test("e2e: a data directory under /dev is refused with the way out, not --allow-all", async () => {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: taskCommand("start"),
-    env: { SVC_DATA_DIR: "/dev/shm/svc-e2e-data", SVC_KEYS_DIR: TEST_KEYS_DIR },
+    env: {
+      SVC_DATA_DIR: "/dev/shm/svc-e2e-data",
+      SVC_KEYS_DIR: TEST_KEYS_DIR,
+      SVC_PORT: "0",
+      SVC_DASHBOARD_PORT: "0",
+    },
   }).output();
   assert.equal(code, 1);
   assert.equal(
