@@ -37,7 +37,12 @@ async function hiddenFile(): Promise<[Deno.FsFile, Deno.FsFile, string]> {
   const path = join(folder, "copy");
   try {
     const writing = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-    return [writing, await Deno.open(path), folder];
+    try {
+      return [writing, await Deno.open(path), folder];
+    } catch (error) {
+      writing.close();
+      throw error;
+    }
   } finally {
     await Deno.remove(folder, { recursive: true }).catch(() => {});
   }

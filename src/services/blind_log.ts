@@ -180,13 +180,20 @@ export class BlindLog {
       if (!head) continue;
       const aad = encoder.encode(`${owner}\n${at[1]}`);
       const namespace = new TextDecoder().decode(await openBytes(key, entry.value, aad));
-      const count = head.value.count ??
-        (await Array.fromAsync(this.#state.list<Place>({ prefix: [...at, "id"] })))
-          .filter(({ value }) => typeof value === "number").length;
+      const count = head.value.count ?? await this.#held(at);
       const { createdAt, erasing } = head.value;
       found.push({ namespace, count, createdAt, ...(erasing && { erasing }) });
     }
     return found.sort((a, b) => a.namespace < b.namespace ? -1 : 1);
+  }
+
+  /** How many memories the log at `at` holds (its erased ids left out), counted one by one. */
+  async #held(at: StateKey): Promise<number> {
+    let held = 0;
+    for await (const { value } of this.#state.list<Place>({ prefix: [...at, "id"] })) {
+      if (typeof value === "number") held++;
+    }
+    return held;
   }
 
   /**
