@@ -79,8 +79,8 @@ function cutShort(error: unknown, erased: number, total: number): unknown {
   if (!(error instanceof SvcError) || total <= ERASE_BATCH) return error;
   return new SvcError(
     error.code,
-    `Cannot erase the whole namespace now: ${erased} of its ${total} memories were erased. ` +
-      `${error.message}. Send the erase again to erase the rest`,
+    `Cannot erase the whole namespace now: at least ${erased} of its ${total} memories were ` +
+      `erased. ${error.message}. Send the erase again to erase the rest`,
     { cause: error, details: { ...error.details, erased }, headers: error.headers },
   );
 }
