@@ -180,3 +180,30 @@ Deno.test("a namespace's erase that fails after its first 500 says how many were
   const { namespaces } = await json(await t.signed(alice, "GET", "/api/namespaces"));
   assert.deepEqual(namespaces, []);
 });
+
+Deno.test("an erase sent again while the first is recording it (its rows gone) shares its receipt", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const records = new StateLifecycleRecords(
+    new KvStateStore(kv),
+    crypto.getRandomValues(new Uint8Array(32)),
+  );
+  const recording = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  const markErased = records.markErased.bind(records);
+  records.markErased = async (...args) => {
+    recording.resolve();
+    await gate.promise;
+    return await markErased(...args);
+  };
+  await using t = await startTestRelayer({ kv, records });
+  const alice = await t.newCaller();
+  const [id] = await rememberAll(t, alice, [{ text: "The vault code is 4711", namespace: "me" }]);
+  const first = t.signed(alice, "DELETE", `/api/memories/${id}`).then((r) => json(r));
+  await recording.promise;
+  const second = t.signed(alice, "DELETE", `/api/memories/${id}`).then((r) => json(r));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  gate.resolve();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a.memory_id, id);
+  assert.deepEqual(b, a);
+});

@@ -89,7 +89,7 @@ function cutShort(error: unknown, erased: number, total: number): unknown {
 export function createEraseRequests(deps: EraseRequestDependencies) {
   const { cipher, queue, records, lexicon, eraser, locateStored, now } = deps;
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
-  const erasing = new Map<string, Promise<EraseReceipt>>();
+  const erasing = new Map<string, { namespace: string; receipt: Promise<EraseReceipt> }>();
 
   /**
    * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), `ERASE_BATCH` at a time:
@@ -120,16 +120,23 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       id: string,
       options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
-      const found = await locateStored(owner, id, "erase", options.allow);
-      if (!found) return await eraser.receiptAgain(owner, id, options);
       const key = JSON.stringify([owner, id]);
-      const under = erasing.get(key);
-      if (under) return await under;
-      const erased = eraser.eraseAsked(owner, found.namespace, [found.entry], options)
+      // An erase under way (its rows may be gone already) is shared, if the caller may use it.
+      const shared = async () => {
+        const { namespace, receipt } = erasing.get(key)!;
+        options.allow?.(namespace);
+        return await receipt;
+      };
+      if (erasing.has(key)) return await shared();
+      const found = await locateStored(owner, id, "erase", options.allow);
+      if (erasing.has(key)) return await shared();
+      if (!found) return await eraser.receiptAgain(owner, id, options);
+      const { namespace } = found;
+      const receipt = eraser.eraseAsked(owner, namespace, [found.entry], options)
         .then(([receipt]) => receipt)
         .finally(() => erasing.delete(key));
-      erasing.set(key, erased);
-      return await erased;
+      erasing.set(key, { namespace, receipt });
+      return await receipt;
     },
 
     /** Whether the owner's memory `id` was erased (its erase finished; the answer may be lost). */
