@@ -9,6 +9,7 @@ import { SvcError } from "../src/errors.ts";
 import { OllamaEmbedder, OllamaLlm } from "../plugins/ollama/mod.ts";
 import { OpenAiEmbedder, OpenAiLlm } from "../plugins/openai/mod.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fakes/model_server.ts";
+import { serveLocal } from "./fixtures/local_server.ts";
 
 interface Flavour {
   name: "ollama" | "openai";
@@ -334,20 +335,6 @@ Deno.test("openai: a 429 whose Retry-After outlasts the time limit is reported a
   await rejectsWith(held, "backend_unavailable", /did not answer in time/);
   answer();
 });
-
-/** A server on a free port answering `answer`, with the paths it was asked. */
-function serveLocal(answer: (request: Request) => Response | Promise<Response>) {
-  const asked: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    asked.push(new URL(request.url).pathname);
-    return answer(request);
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    asked,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
 
 for (const flavour of FLAVOURS) {
   Deno.test(`${flavour.name}: a vector that is no 32-bit embedding (1e39, null) is the provider's failure`, async () => {

@@ -1,19 +1,6 @@
 import assert from "node:assert/strict";
 import { boundedFetch } from "./bounded_fetch.ts";
-
-/** A server on 127.0.0.1, port 0, answering `answer`, with the paths it was asked. */
-function serve(answer: (request: Request) => Response) {
-  const asked: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    asked.push(new URL(request.url).pathname);
-    return answer(request);
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    asked,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
+import { serveLocal } from "../tests/fixtures/local_server.ts";
 
 /** An endless body, and whether its reader cancelled it. */
 function endless() {
@@ -28,20 +15,20 @@ function endless() {
 }
 
 Deno.test("boundedFetch: an answer within the limit comes as it was sent", async () => {
-  await using server = serve(() =>
+  await using server = serveLocal(() =>
     Response.json({ ok: true }, { status: 201, headers: { "x-version": "0.5.3" } })
   );
   const answer = await boundedFetch(fetch, 1024)(server.url, { method: "POST", body: "{}" });
   assert.equal(answer.status, 201);
   assert.equal(answer.headers.get("x-version"), "0.5.3");
   assert.deepEqual(await answer.json(), { ok: true });
-  await using empty = serve(() => new Response(null, { status: 204 }));
+  await using empty = serveLocal(() => new Response(null, { status: 204 }));
   assert.equal((await boundedFetch(fetch, 1024)(empty.url)).status, 204);
 });
 
 Deno.test("boundedFetch: an endless answer is cut off at the limit and is a 502", async () => {
   const { body, state } = endless();
-  await using server = serve(() => new Response(body));
+  await using server = serveLocal(() => new Response(body));
   const answer = await boundedFetch(fetch, 2 ** 20)(server.url);
   assert.equal(answer.status, 502);
   assert.equal(answer.statusText, "the body is larger than the limit of 1048576 bytes");
@@ -57,8 +44,8 @@ Deno.test("boundedFetch: an answer declared larger than the limit is a 502, unre
 });
 
 Deno.test("boundedFetch: a redirect is not followed and is a 502", async () => {
-  await using elsewhere = serve(() => new Response("elsewhere"));
-  await using redirecting = serve(() =>
+  await using elsewhere = serveLocal(() => new Response("elsewhere"));
+  await using redirecting = serveLocal(() =>
     new Response(null, { status: 307, headers: { location: `${elsewhere.url}/keys` } })
   );
   const answer = await boundedFetch(fetch, 1024)(redirecting.url, { method: "POST", body: "x" });
