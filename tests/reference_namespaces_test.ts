@@ -7,6 +7,9 @@ import assert from "node:assert/strict";
 import { jsonOf, startTestRelayer, testClock } from "./fixtures.ts";
 import type { Caller, TestRelayer } from "./fixtures.ts";
 import type { NamespacePage } from "../src/routes/reference_namespaces.ts";
+import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { silentLogger } from "../src/log.ts";
 
 /** A page's names and counts. */
 const counts = (page: NamespacePage) => page.namespaces.map((ns) => [ns.name, ns.memory_count]);
@@ -75,6 +78,48 @@ Deno.test("reference namespaces: /api/stats names the owner; the owner's namespa
   assert.deepEqual(counts(changed), [
     ["work", 2],
   ]);
+});
+
+Deno.test("reference namespaces: a listing leaves the index's namespaces in memory as they were", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-ref-namespaces-" });
+  const embedder = new LexicalEmbedder();
+  const vectors = await EncryptedVectorStore.open({
+    path: `${dir}/index.sqlite`,
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    soleWriter: true,
+    memoryMb: 0.000_01, // one namespace held at a time
+    logger: silentLogger, // which says so, each time
+  });
+  try {
+    await using t = await startTestRelayer({ vectors });
+    const alice = await t.newCaller();
+    const names = Array.from({ length: 12 }, (_, i) => `ns${String(i).padStart(2, "0")}`);
+    const nextMs = () => new Promise((resolve) => setTimeout(resolve, 2)); // no two at one time
+    for (const name of names.toReversed()) {
+      await nextMs();
+      await remember(t, alice, name, `The spare key for ${name} is under the blue pot`);
+    }
+    // The namespace in use holds more than the others, so memory shows which one is held.
+    await nextMs();
+    await remember(t, alice, "ns05", "The bike lock code is on the fridge");
+    await remember(t, alice, "ns05", "The shed key hangs by the door");
+    await jsonOf(
+      await t.signed(alice, "POST", "/api/recall", { query: "spare key", namespace: "ns05" }),
+    );
+    const held = vectors.memoryStats();
+    const path = `/v1/owners/${alice.owner}/namespaces`;
+    const page = await jsonOf(await t.signed(alice, "GET", `${path}?limit=100`));
+    // Oldest change first: written from the last name to the first, then ns05 again.
+    assert.deepEqual(
+      page.namespaces.map((ns: { name: string }) => ns.name),
+      names.toReversed().filter((name) => name !== "ns05").concat("ns05"),
+    );
+    assert.deepEqual(vectors.memoryStats(), held);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("reference namespaces: the same auth and error rules as the other signed routes", async () => {

@@ -6,6 +6,7 @@
  * so only the blocks it does not hold are read and decrypted, and those no longer stored dropped.
  */
 import type { Logger } from "@svc/relayer/kit";
+import { LruMap } from "@svc/util/lru_map";
 import { SharedRuns } from "@svc/util/shared_runs";
 import { type BlockColumns, decodeBlock } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
@@ -14,6 +15,8 @@ import type { BlockStorage, StoredBlock, StoredHeader } from "./storage.ts";
 
 /** Blocks decrypted at once during a load. */
 const LOAD_BATCH = 64;
+/** Namespaces whose newest row's time is remembered (see `newest`): about 100 bytes each. */
+const NEWEST_KEPT = 100_000;
 
 export class NamespaceCache {
   #storage: BlockStorage;
@@ -22,6 +25,11 @@ export class NamespaceCache {
   #budget: number;
   #logger: Logger;
   #residents = new Map<string, Resident>();
+  /** The bytes of each resident as last counted, and their sum: what counts against the budget. */
+  #sizes = new Map<string, number>();
+  #total = 0;
+  /** Each namespace's newest row's time, by the version it was read at. */
+  #newest = new LruMap<string, { version: string; at: number }>(NEWEST_KEPT);
   #loading = new SharedRuns<string, Resident>();
   /** Namespaces held that may be out of date (see `drop`). */
   #stale = new Set<string>();
@@ -64,18 +72,20 @@ export class NamespaceCache {
   forget(ns: string): void {
     this.#residents.delete(ns);
     this.#stale.delete(ns);
+    this.#total -= this.#sizes.get(ns) ?? 0;
+    this.#sizes.delete(ns);
   }
 
   clear(): void {
     this.#residents.clear();
     this.#stale.clear();
+    this.#sizes.clear();
+    this.#total = 0;
   }
 
   /** The namespaces in memory and about the bytes they hold. */
   stats(): { namespaces: number; bytes: number } {
-    let bytes = 0;
-    for (const resident of this.#residents.values()) bytes += resident.memoryBytes;
-    return { namespaces: this.#residents.size, bytes };
+    return { namespaces: this.#residents.size, bytes: this.#total };
   }
 
   /**
@@ -90,6 +100,20 @@ export class NamespaceCache {
       return Promise.resolve(resident);
     }
     return this.#loading.run(ref.ns, () => this.#load(ref));
+  }
+
+  /**
+   * When the newest row of the namespace at `stored` was written (Unix milliseconds; 0 for none),
+   * from the namespace held, or else read without being kept: a listing of many namespaces does
+   * not push out those in use.
+   */
+  async newest(ref: NamespaceRef, stored: StoredHeader): Promise<number> {
+    const known = this.#newest.get(ref.ns);
+    if (known?.version === stored.version) return known.at;
+    const held = this.held(ref.ns);
+    const resident = held?.version === stored.version ? held : await this.#read(ref, stored);
+    this.#newest.set(ref.ns, { version: stored.version, at: resident.newest });
+    return resident.newest;
   }
 
   /**
@@ -204,16 +228,22 @@ export class NamespaceCache {
     await add(batch);
   }
 
-  /** Evicts least recently used namespaces until the rest fit the memory budget. */
+  /**
+   * Evicts least recently used namespaces until the rest fit the memory budget. `keep`, just
+   * loaded, is counted anew; without it (after writes, which change residents in place) all are.
+   */
   evict(keep?: string): void {
-    let total = 0;
-    for (const resident of this.#residents.values()) total += resident.memoryBytes;
-    for (const [ns, resident] of this.#residents) {
-      if (total <= this.#budget) break;
-      if (ns === keep || this.#residents.size === 1) continue;
-      this.forget(ns);
-      total -= resident.memoryBytes;
+    const kept = keep === undefined ? undefined : this.#residents.get(keep);
+    const changed = keep === undefined ? this.#residents : kept ? [[keep, kept] as const] : [];
+    for (const [ns, resident] of changed) {
+      this.#total += resident.memoryBytes - (this.#sizes.get(ns) ?? 0);
+      this.#sizes.set(ns, resident.memoryBytes);
     }
+    for (const ns of this.#residents.keys()) {
+      if (this.#total <= this.#budget) break;
+      if (ns !== keep && this.#residents.size > 1) this.forget(ns);
+    }
+    const total = this.#total;
     if (total > this.#budget && keep && !this.#oversized.has(keep)) {
       this.#oversized.add(keep);
       this.#logger.warn("a namespace of the vector index needs more memory than its budget", {

@@ -53,6 +53,8 @@ const PLUGIN = "the encrypted vector index";
 const RETRIES = 5;
 /** The same on a storage relayers share, where writers to one namespace contend by design. */
 const SHARED_RETRIES = 40;
+/** Namespaces read at once to learn their newest row's time (`namespaces` with `newest`). */
+const NEWEST_READS = 8;
 
 /** Strings in code-unit order. */
 const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
@@ -357,10 +359,10 @@ export class EncryptedVectorStore implements VectorStore {
 
   /** The names of `headers`, decrypted, with their counts. */
   async #named(headers: StoredHeader[]) {
-    return await Promise.all(headers.map(async ({ ref, header }) => {
-      const plain = await this.#keys.open(ref, "name", header.name);
+    return await Promise.all(headers.map(async (stored) => {
+      const plain = await this.#keys.open(stored.ref, "name", stored.header.name);
       const [owner, namespace] = JSON.parse(new TextDecoder().decode(plain)) as string[];
-      return { owner, namespace, count: header.count };
+      return { owner, namespace, count: stored.header.count, stored };
     }));
   }
 
@@ -408,14 +410,28 @@ export class EncryptedVectorStore implements VectorStore {
     return resident;
   }
 
-  async namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
+  async namespaces(
+    owner: string,
+    options?: CallOptions & { newest?: boolean },
+  ): Promise<NamespaceCount[]> {
     options?.signal?.throwIfAborted();
     return await this.#call("list namespaces", async () => {
       const headers = await this.#storage.headers(await this.#keys.owner(owner));
-      return (await this.#named(headers))
+      const listed = (await this.#named(headers))
         .filter((h) => h.owner === owner && h.count > 0)
-        .map(({ namespace, count }) => ({ namespace, count }))
         .sort((a, b) => order(a.namespace, b.namespace));
+      const counts: NamespaceCount[] = listed.map(({ namespace, count }) => ({ namespace, count }));
+      if (!options?.newest) return counts;
+      // A few at a time: each namespace not held is read (and let go) to learn it.
+      for (let at = 0; at < listed.length; at += NEWEST_READS) {
+        options.signal?.throwIfAborted();
+        await Promise.all(
+          listed.slice(at, at + NEWEST_READS).map(async ({ stored }, i) => {
+            counts[at + i].newest = await this.#cache.newest(stored.ref, stored);
+          }),
+        );
+      }
+      return counts;
     });
   }
 

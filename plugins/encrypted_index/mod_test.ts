@@ -226,6 +226,49 @@ Deno.test("encrypted index: past the memory budget the least recently used names
   await store.close();
 });
 
+Deno.test("encrypted index: namespaces' newest times are read without pushing out the namespaces in use", async () => {
+  await using temp = await tempDir();
+  const store = await open(temp.dir, { dimensions: 512, memoryMb: 0.25 });
+  const unit = (i: number) => Array.from({ length: 512 }, (_, j) => (j === i ? 1 : 0));
+  const namespaces = Array.from({ length: 30 }, (_, n) => `n${String(n).padStart(2, "0")}`);
+  for (const [n, namespace] of namespaces.entries()) {
+    await store.upsert(Array.from({ length: 20 }, (_, i) => ({
+      id: `${namespace}-${i}`,
+      owner: "o",
+      namespace,
+      blobId: "b",
+      vector: unit(i),
+      createdAt: 1_000 * n + (i * 7) % 20, // the newest row is not the last
+    })));
+  }
+  await store.search("o", "n05", unit(3), 1);
+  const held = store.memoryStats();
+  for (const round of [1, 2]) {
+    const listed = await store.namespaces("o", { newest: true });
+    assert.deepEqual(
+      listed.map((ns) => [ns.namespace, ns.count, ns.newest]),
+      namespaces.map(
+        (namespace, n) => [namespace, 20, 1_000 * n + 19],
+      ),
+      `round ${round}`,
+    );
+    assert.deepEqual(store.memoryStats(), held, `round ${round}`);
+  }
+  await store.upsert([{
+    id: "n07-new",
+    owner: "o",
+    namespace: "n07",
+    blobId: "b",
+    vector: unit(1),
+    createdAt: 99_999,
+  }]);
+  const after = await store.namespaces("o", { newest: true });
+  assert.equal(after.find((ns) => ns.namespace === "n07")?.newest, 99_999);
+  // Asked without `newest`, the listing is as before.
+  assert.deepEqual(Object.keys((await store.namespaces("o"))[0]).sort(), ["count", "namespace"]);
+  await store.close();
+});
+
 Deno.test("encrypted index: a row larger than one stored value round-trips", async () => {
   await using temp = await tempDir();
   let store = await open(temp.dir);

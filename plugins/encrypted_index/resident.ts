@@ -80,6 +80,13 @@ export class Resident {
     return this.#row.has(id);
   }
 
+  /** When its newest row was written (Unix milliseconds; 0 without rows). */
+  get newest(): number {
+    let newest = 0;
+    for (let row = 0; row < this.count; row++) newest = Math.max(newest, this.#created[row]);
+    return newest;
+  }
+
   /** The block holding `id`. */
   blockOf(id: string): string | undefined {
     const row = this.#row.get(id);

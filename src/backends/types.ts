@@ -300,6 +300,11 @@ export interface NamespaceCount {
   namespace: string;
   /** Its rows in the index. */
   count: number;
+  /**
+   * When its newest row was stored (Unix milliseconds), where `namespaces` was asked for it
+   * (`newest`) and the store can tell it without loading the namespace for recall.
+   */
+  newest?: number;
 }
 
 /** Similarity index over memory vectors, partitioned by owner and namespace. */
@@ -344,8 +349,14 @@ export interface VectorStore {
    * a new row.
    */
   rowIds?(owner: string, namespace: string, options?: CallOptions): Promise<string[]>;
-  /** An owner's namespaces with their memory counts, sorted by name. */
-  namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
+  /**
+   * An owner's namespaces with their memory counts, sorted by name; with `newest`, each with when
+   * its newest row was stored, where the store can tell.
+   */
+  namespaces(
+    owner: string,
+    options?: CallOptions & { newest?: boolean },
+  ): Promise<NamespaceCount[]>;
   /**
    * Every owner's namespaces that hold rows, with their counts, sorted by owner then namespace:
    * what a reindex walks. A store without it cannot be reindexed.

@@ -28,6 +28,8 @@ export interface NamespaceActivity extends NamespaceCount {
 
 /** Expired memories awaiting the sweep that `namespaces` leaves out of its counts, at most. */
 const EXPIRED_UNCOUNTED = 1_000;
+/** Namespaces read at once for their newest memory where the store does not tell it. */
+const ACTIVITY_READS = 8;
 
 export interface MemoryCatalogDependencies {
   vectors: VectorStore;
@@ -52,8 +54,11 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
    * The owner's namespaces holding memories, with their counts, sorted by name; the memories
    * expired and not yet swept are not counted.
    */
-  async function namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
-    const counts = await vectors.namespaces(owner, { signal: options.signal });
+  async function namespaces(
+    owner: string,
+    options: ReadOptions & { newest?: boolean } = {},
+  ): Promise<NamespaceCount[]> {
+    const counts = await vectors.namespaces(owner, options);
     const due = (await records.due(now(), EXPIRED_UNCOUNTED)).filter((e) => e.owner === owner);
     if (due.length === 0) return counts;
     const expired = new Map<string, number>();
@@ -61,11 +66,12 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
       const index = await lexicon.namespace(owner, namespace);
       expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
     }
+    // A namespace with expired memories is listed without its newest time: that may be theirs.
     return counts
-      .map(({ namespace, count }) => ({
-        namespace,
-        count: count - (expired.get(namespace) ?? 0),
-      }))
+      .map((entry) => {
+        const gone = expired.get(entry.namespace) ?? 0;
+        return gone ? { namespace: entry.namespace, count: entry.count - gone } : entry;
+      })
       .filter(({ count }) => count > 0);
   }
 
@@ -80,11 +86,23 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
       owner: string,
       options: ReadOptions = {},
     ): Promise<NamespaceActivity[]> {
-      const counts = await namespaces(owner, options);
-      return await Promise.all(counts.map(async ({ namespace, count }) => {
-        const [newest] = (await lexicon.namespace(owner, namespace)).list({}, now(), 1);
-        return { namespace, count, updatedAt: newest?.createdAt ?? 0 };
-      }));
+      const counts = await namespaces(owner, { ...options, newest: true });
+      const activity: NamespaceActivity[] = [];
+      // The store's newest time, else the newest visible memory's, a few namespaces at a time.
+      for (let at = 0; at < counts.length; at += ACTIVITY_READS) {
+        activity.push(
+          ...await Promise.all(
+            counts.slice(at, at + ACTIVITY_READS).map(
+              async ({ namespace, count, newest }) => {
+                newest ??= (await lexicon.namespace(owner, namespace)).list({}, now(), 1)[0]
+                  ?.createdAt;
+                return { namespace, count, updatedAt: newest ?? 0 };
+              },
+            ),
+          ),
+        );
+      }
+      return activity;
     },
 
     /** A page of a namespace's memories, newest first. */
