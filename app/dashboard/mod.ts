@@ -118,6 +118,16 @@ export function createDashboard(options: DashboardOptions): HttpHandler {
     return asset(new URL("./static/moved.html", import.meta.url), "text/html; charset=utf-8");
   }
 
+  /** A page asked for with a slash after its path (`/memories/`) is sent to its path. */
+  function withoutSlash(request: Request): Promise<Response> | undefined {
+    const url = new URL(request.url);
+    const page = url.pathname.replace(/\/+$/, "");
+    if (request.method !== "GET" || page === url.pathname) return undefined;
+    if (STATIC[page]?.[0] !== "index.html") return undefined;
+    const location = page + url.search;
+    return Promise.resolve(new Response(null, { status: 308, headers: { location } }));
+  }
+
   const pages = Object.entries(STATIC).map(([pathname, [name, type]]) =>
     route("GET", pathname, () => asset(new URL(`./static/${name}`, import.meta.url), type))
   );
@@ -126,7 +136,7 @@ export function createDashboard(options: DashboardOptions): HttpHandler {
     logger,
     before(request) {
       checkHost(request);
-      return moveFromLoopback(request);
+      return moveFromLoopback(request) ?? withoutSlash(request);
     },
     notFound: (pathname) => `No page at ${pathname}`,
     routes: [

@@ -82,6 +82,11 @@ Deno.test("dashboard: pages and assets carry the security headers and a request 
   assert.equal((await missing.json()).error, "No such file");
   const outside = await get("/vendor/noble-hashes/../deno.json");
   assert.equal(outside.status, 404);
+  // A page with a slash after it goes to the page, its query kept.
+  for (const [path, location] of [["/memories/", "/memories"], ["/agents//?x=1", "/agents?x=1"]]) {
+    const slashed = await get(path);
+    assert.deepEqual([slashed.status, slashed.headers.get("location")], [308, location], path);
+  }
   const unknown = await get("/nope");
   const body = await unknown.json();
   assert.equal(unknown.status, 404);
@@ -131,7 +136,9 @@ Deno.test("dashboard: config and accounts from the ledger", async () => {
     packageId: "0x" + "c".repeat(64),
     audience: "http://127.0.0.1:8000",
   });
-  assert.deepEqual(await (await get(`/api/account?owner=${account.owner}`)).json(), { account });
+  const found = await get(`/api/account?owner=${account.owner}`);
+  assert.deepEqual(await found.json(), { account });
+  assert.equal(found.headers.get("cache-control"), "no-store");
   const bad = await get("/api/account?owner=alice");
   assert.equal(bad.status, 400);
   assert.equal((await bad.json()).error, "owner must be an address");
@@ -193,6 +200,8 @@ Deno.test("dashboard: the owner's signed memory requests and /health go to the r
       }),
     );
     assert.equal(response.status, 200, `${method} ${path}`);
+    // What the relayer answers is private: no browser cache keeps it (an erased memory's text).
+    assert.equal(response.headers.get("cache-control"), "no-store", `${method} ${path}`);
     await response.body?.cancel();
     const sent = forwarded.at(-1)!;
     const url = new URL(sent.url);

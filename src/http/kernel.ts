@@ -3,7 +3,8 @@
  * every request it:
  *
  * - takes the request id from a valid incoming `x-request-id`, else makes one, and sets it
- *   on the response;
+ *   on the response, with `cache-control: no-store` and `x-content-type-options: nosniff` where
+ *   the route set neither (what svc answers is private, or changes: no cache keeps it);
  * - runs the server's `before` hook (checks that cover every path);
  * - routes through a `URLPattern` table: 404 `not_found`, 405 `method_not_allowed` with
  *   `Allow`;
@@ -217,7 +218,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
     } finally {
       for (const reservation of handling.held) reservation.release();
     }
-    response = withRequestId(response, requestId);
+    response = withCommonHeaders(response, requestId);
     const seconds = (performance.now() - started) / 1000;
     options.observe?.(request, handling.route, response.status, seconds);
     logger.debug("request", {
@@ -232,14 +233,22 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
   };
 }
 
-/** `response` with `x-request-id` set; one with immutable headers (from `fetch`) is copied. */
-function withRequestId(response: Response, requestId: string): Response {
+/**
+ * `response` with `x-request-id` set, and kept from caches unless the route said otherwise; one
+ * with immutable headers (from `fetch`) is copied.
+ */
+function withCommonHeaders(response: Response, requestId: string): Response {
+  const set = (headers: Headers) => {
+    headers.set("x-request-id", requestId);
+    if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+    if (!headers.has("x-content-type-options")) headers.set("x-content-type-options", "nosniff");
+  };
   try {
-    response.headers.set("x-request-id", requestId);
+    set(response.headers);
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    copy.headers.set("x-request-id", requestId);
+    set(copy.headers);
     return copy;
   }
 }

@@ -216,6 +216,28 @@ Deno.test("FailureLog: one entry an outage every 10 s, saying how many were not 
   assert.deepEqual(logged, ["a0", "b0", "c0", "c1", "a5 (4 more)", "a6"]);
 });
 
+Deno.test("kernel: no cache keeps an answer, and none is sniffed, unless its route says so", async () => {
+  const { handler } = kernel({
+    routes: [
+      route("GET", "/items/:id", () => Promise.resolve(jsonResponse(200, { text: "private" }))),
+      route("GET", "/public", () =>
+        Promise.resolve(
+          new Response("hi", { headers: { "cache-control": "max-age=60" } }),
+        )),
+      route("GET", "/fetched", () => fetch("data:text/plain,hi")),
+    ],
+  });
+  for (const path of ["/items/1", "/nope", "/fetched"]) {
+    const response = await handler(new Request(`${BASE}${path}`));
+    await response.body?.cancel();
+    assert.equal(response.headers.get("cache-control"), "no-store", path);
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff", path);
+  }
+  const kept = await handler(new Request(`${BASE}/public`));
+  await kept.body?.cancel();
+  assert.equal(kept.headers.get("cache-control"), "max-age=60");
+});
+
 Deno.test("kernel: a valid x-request-id is kept, anything else replaced", async () => {
   const { handler, lines } = kernel();
   const traced = await handler(

@@ -143,9 +143,18 @@ Deno.test("browser: the dashboard lists, erases and lets in on operator-blind na
     await page.getByRole("button", { name: "Let in" }).click();
     await page.locator("#status").filter({ hasText: "64 hex characters" }).waitFor();
     assert.equal(await field.getAttribute("aria-invalid"), "true");
+    assert.equal(await field.getAttribute("aria-describedby"), "status");
+    // A key of the right form the account does not hold: the relayer refuses it, and the field
+    // is marked as what to fix.
+    await field.fill("11".repeat(32));
+    await page.getByRole("button", { name: "Let in" }).click();
+    await page.locator("#status").filter({ hasText: "No such key" }).waitFor();
+    assert.equal(await field.getAttribute("aria-invalid"), "true");
+    assert.equal(await field.getAttribute("aria-describedby"), "status");
     await field.fill(phone.publicKey);
     await page.getByRole("button", { name: "Let in" }).click();
     await page.locator("#status").filter({ hasText: "Let in: that key can now read" }).waitFor();
+    assert.equal(await field.getAttribute("aria-invalid"), null);
     const onPhone = await device(phone, "private");
     assert.deepEqual(
       (await onPhone.memories()).map((m) => m.text),

@@ -73,6 +73,11 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
     assert.match(await spaces.innerText(), /default\s+1/);
     assert.match(await page.locator("main").innerText(), /Agents\s+1 connected/);
     await screenshot(page, "account");
+    // The activity of a filter the relayer refuses: the reason, and no empty table.
+    await page.goto(`${stack.dashboard}/activity?op=bogus`);
+    await page.getByRole("status").filter({ hasText: "Cannot read the activity" }).waitFor();
+    assert.equal(await page.locator("table.activity").isHidden(), true);
+    await page.goto(stack.dashboard);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" })
       .click();
     const agents = page.getByRole("region", { name: "Connected agents" });
@@ -85,8 +90,12 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
     assert.deepEqual(await unfitting(page), [], "no button label wraps at 390 px");
     const overflow = "document.documentElement.scrollWidth - window.innerWidth";
     assert.equal(await page.evaluate<number>(overflow), 0, "the agents table overflows at 390 px");
-    // Laid out as blocks, its cells keep their column names; each Revoke says whose it is.
+    // Laid out as blocks, its cells keep their column names, to the eye too; each Revoke says
+    // whose it is.
     assert.equal(await agents.getByRole("columnheader", { name: "Address" }).count(), 1);
+    const before = await page.evaluate<string[]>(`[...document.querySelectorAll(
+      "table.agents td[data-label]")].map((cell) => getComputedStyle(cell, "::before").content)`);
+    assert.deepEqual(before, ['"Scope: " / ""', '"Address: " / ""', '"Added: " / ""']);
     assert.equal(
       await agents.getByRole("button", { name: "Revoke" }).getAttribute("aria-describedby"),
       await agents.getByRole("cell", { name: "Browser test agent" }).getAttribute("id"),

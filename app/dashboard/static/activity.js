@@ -106,9 +106,10 @@ export async function activity({ wallet, owned }) {
   }
 
   const body = h("tbody", {});
+  // Hidden until a page of the log shows entries.
   const table = h(
     "table",
-    { class: "activity" },
+    { class: "activity", hidden: "" },
     h("caption", { class: "sr-only" }, "Access log"),
     h(
       "thead",

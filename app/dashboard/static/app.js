@@ -200,15 +200,20 @@ function agentTable({ wallet, owned }, keys, caption, verb) {
           "tr",
           {},
           h("td", { id: labelId }, key.label || "(no label)"),
-          h("td", { class: "key-scope" }, describeKeyScope(key)),
+          h("td", { class: "key-scope", "data-label": "Scope" }, describeKeyScope(key)),
           h(
             "td",
-            { class: "mono", id: `${labelId}-address`, title: key.address },
+            {
+              class: "mono",
+              id: `${labelId}-address`,
+              title: key.address,
+              "data-label": "Address",
+            },
             short(key.address),
           ),
           h(
             "td",
-            {},
+            { "data-label": "Added" },
             new Date(key.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }),
           ),
           h(

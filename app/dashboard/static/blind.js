@@ -139,19 +139,30 @@ function letInForm(contentKey, namespace, signed) {
     autocomplete: "off",
     placeholder: "64 hex characters",
   });
+  // A key refused, here or by the relayer: the field is what to fix, and the status says why.
+  const refused = (error) => {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "status");
+    input.focus();
+    throw error;
+  };
   const letIn = action("Let in", async () => {
     const publicKey = input.value.trim().toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(publicKey)) {
-      input.setAttribute("aria-invalid", "true");
-      throw new Error("A device's public key is 64 hex characters.");
+      refused(new Error("A device's public key is 64 hex characters."));
     }
-    input.removeAttribute("aria-invalid");
     const wrapped = await wrapFor(contentKey, publicKey, namespace);
     await signed("PUT", "/api/blind/keys", {
       namespace,
       public_key: publicKey,
       wrapped: wrapped.toBase64(),
+    }).catch((error) => {
+      // 404: no such key in this account.
+      if (error.status === 400 || error.status === 404) refused(error);
+      throw error;
     });
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
     input.value = "";
     say("Let in: that key can now read and write this namespace.", "success");
   }, { kind: "secondary", busy: "Letting in…" });
