@@ -152,7 +152,7 @@ export class NamespaceCache {
     this.#residents.delete(ref.ns);
     this.#residents.set(ref.ns, resident);
     this.#stale.delete(ref.ns);
-    this.evict(ref.ns);
+    this.evict([ref.ns], ref.ns);
     return resident;
   }
 
@@ -229,15 +229,15 @@ export class NamespaceCache {
   }
 
   /**
-   * Evicts least recently used namespaces until the rest fit the memory budget. `keep`, just
-   * loaded, is counted anew; without it (after writes, which change residents in place) all are.
+   * Counts the namespaces `changed` (loaded, or written in place) anew, then evicts the least
+   * recently used others than `keep` until the rest fit the memory budget.
    */
-  evict(keep?: string): void {
-    const kept = keep === undefined ? undefined : this.#residents.get(keep);
-    const changed = keep === undefined ? this.#residents : kept ? [[keep, kept] as const] : [];
-    for (const [ns, resident] of changed) {
-      this.#total += resident.memoryBytes - (this.#sizes.get(ns) ?? 0);
-      this.#sizes.set(ns, resident.memoryBytes);
+  evict(changed: Iterable<string>, keep?: string): void {
+    for (const ns of changed) {
+      const bytes = this.#residents.get(ns)?.memoryBytes;
+      if (bytes === undefined) continue;
+      this.#total += bytes - (this.#sizes.get(ns) ?? 0);
+      this.#sizes.set(ns, bytes);
     }
     for (const ns of this.#residents.keys()) {
       if (this.#total <= this.#budget) break;

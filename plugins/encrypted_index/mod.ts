@@ -240,6 +240,7 @@ export class EncryptedVectorStore implements VectorStore {
   async #write(items: WriteItem[]): Promise<void> {
     let at = 0;
     let conflicts = 0;
+    const written = new Set<string>();
     while (at < items.length) {
       const window = items.slice(at, at + 128);
       const located = await this.#storage.locate(window.map((item) => item.id));
@@ -266,9 +267,10 @@ export class EncryptedVectorStore implements VectorStore {
         }
         continue;
       }
+      for (const ns of residents.keys()) written.add(ns);
       at += chunk.length;
     }
-    this.#cache.evict();
+    this.#cache.evict(written);
   }
 
   /**
