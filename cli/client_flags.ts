@@ -16,6 +16,12 @@ import { SvcError } from "@svc/relayer/kit";
 import type { SvcClientOptions } from "@svc/relayer/client";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 
+/**
+ * How long a command waits for the relayer's answer to begin: past the longest a relayer works on
+ * one request by default (a model's call, `SVC_LLM_TIMEOUT_MS`, 60 s).
+ */
+export const ANSWER_TIMEOUT_MS = 90_000;
+
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
 
@@ -221,6 +227,7 @@ export async function clientOptions(
     privateKey: usable?.delegatePrivateKey ??
       delegateKeyOf(values.key, env, "SVC_DELEGATE_KEY or --key (or sign in: svc-mcp login)"),
     accountId: accountId ?? usable?.accountId,
+    answerTimeoutMs: ANSWER_TIMEOUT_MS,
     ...(fetch && { fetch }),
   };
 }

@@ -108,7 +108,9 @@ const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? SVC_SERVER_URL (o
  * failed, 2 for a usage error.
  */
 export async function main(args: string[], io: CliIo): Promise<number> {
-  const json = args.includes("--json");
+  // Not after `--`, where it is text ("svc recall -- --json").
+  const end = args.indexOf("--");
+  const json = args.slice(0, end === -1 ? undefined : end).includes("--json");
   try {
     const out = await run(args, io);
     // Memory texts, tags and labels are the agents': their control characters are shown.

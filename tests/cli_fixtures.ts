@@ -64,6 +64,12 @@ export interface RunOptions {
   process?: boolean;
 }
 
+/** Whether `args` ask for JSON: `--json` before any `--` (after it, it is text). */
+export function asksJson(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return args.slice(0, end === -1 ? undefined : end).includes("--json");
+}
+
 /**
  * Runs `svc <args>` as `who`, in this process unless `options` asks for a process (nothing of
  * this process's environment is passed on).
@@ -88,7 +94,7 @@ export async function svc(
   const run = task || process
     ? await svcProcess(args, env, cwd ?? ROOT, task)
     : await svcInProcess(args, env, cwd ?? ROOT);
-  if (args.includes("--json") && run.stdout.trim()) run.json = JSON.parse(run.stdout);
+  if (asksJson(args) && run.stdout.trim()) run.json = JSON.parse(run.stdout);
   return run;
 }
 

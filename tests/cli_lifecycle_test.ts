@@ -10,7 +10,7 @@ import { SvcError } from "../src/errors.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 import { freePort, ROOT } from "./relayer_process.ts";
-import { type Run, svcInProcess } from "./cli_fixtures.ts";
+import { asksJson, type Run, svcInProcess } from "./cli_fixtures.ts";
 import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
 
 /**
@@ -35,7 +35,7 @@ async function svc(
     ROOT,
     stdin,
   );
-  if (args.includes("--json")) {
+  if (asksJson(args)) {
     assert.equal(run.stdout.trim().split("\n").length, 1, `one JSON line: ${run.stdout}`);
     run.json = JSON.parse(run.stdout);
   }
@@ -513,6 +513,10 @@ Deno.test("CLI: remember --thread, recall --min-score and --explain", async () =
     assert.match(bad.stderr, /--min-score must be a number from 0 to 1/);
   }
   assert.equal((await run(["recall", "ferry", "--min-score", ".5"])).code, 0);
+  // After `--`, "--json" is words of the query, not the flag: the answer stays text.
+  const worded = await run(["recall", "ferry", "--", "--json"]);
+  assert.equal(worded.code, 0, worded.stderr);
+  assert.match(worded.stdout, /^1\. \[score \d\.\d\d\] We booked the ferry/);
 });
 
 Deno.test("CLI: restore indexes the whole namespace again, --limit memories a request", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { generateKeyPair } from "@svc/util/keys";
+import { serveLocal } from "../../tests/fixtures/local_server.ts";
 import { receiptMessage, SvcClient, SvcError, verifyReceipt } from "./mod.ts";
 
 const KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
@@ -331,4 +332,49 @@ Deno.test("remember: a namespace full (507) is not sent again", async () => {
     return true;
   });
   assert.equal(sent.calls, 1);
+});
+
+Deno.test("a relayer that takes a request and never answers: the request fails once its answer is late, and is not sent again", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  try {
+    const client = await SvcClient.create({
+      baseUrl: `http://127.0.0.1:${listener.addr.port}`,
+      privateKey: KEY,
+      answerTimeoutMs: 100,
+    });
+    await assert.rejects(client.recall("bees"), (error: SvcError) => {
+      assert.equal(error.code, "backend_unavailable");
+      assert.match(error.message, /took the request but did not answer within 0\.1 s$/);
+      return true;
+    });
+    assert.equal(held.length, 1);
+  } finally {
+    listener.close();
+    for (const conn of held) conn.close();
+    await accepting.catch(() => {});
+  }
+});
+
+Deno.test("a long answer is read whole after its start came in time", async () => {
+  await using relayer = serveLocal(() => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"results":[],'));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        controller.enqueue(new TextEncoder().encode('"total":0}'));
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  });
+  const client = await SvcClient.create({
+    baseUrl: relayer.url,
+    privateKey: KEY,
+    answerTimeoutMs: 100,
+  });
+  assert.deepEqual(await client.recall("bees"), { results: [], total: 0 });
 });

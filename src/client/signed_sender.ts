@@ -30,6 +30,12 @@ export interface SvcClientOptions {
   /** Retries after the first attempt (default 3). */
   retries?: number;
   /**
+   * How long a request waits for the relayer's answer to begin, in milliseconds (default: no
+   * limit). Past it the request fails with `backend_unavailable`, and is not sent again: a
+   * relayer that took it may still carry it out.
+   */
+  answerTimeoutMs?: number;
+  /**
    * Sends the private key as `x-delegate-key` on the calls that decrypt or erase (recall, ask,
    * restore, export, remember — a text already held is answered with its memory — and list,
    * get, forget and update): a relayer whose cipher is Seal decrypts and erases with the
@@ -126,6 +132,7 @@ export class SignedSender {
   #accountId?: string;
   #fetch: typeof fetch;
   #retries: number;
+  #answerTimeoutMs?: number;
   #sendDelegateKey: boolean;
 
   private constructor(options: SvcClientOptions, key: KeyPair) {
@@ -135,6 +142,7 @@ export class SignedSender {
     this.#accountId = options.accountId;
     this.#fetch = options.fetch ?? fetch;
     this.#retries = options.retries ?? 3;
+    this.#answerTimeoutMs = options.answerTimeoutMs;
     this.#sendDelegateKey = options.sendDelegateKey ?? false;
   }
 
@@ -180,13 +188,26 @@ export class SignedSender {
         headers["x-delegate-key"] = this.#key.privateKey;
       }
       let response: Response;
+      // Only until the answer begins: a long answer (an export) is read as it comes.
+      const waiting = new AbortController();
+      const limit = this.#answerTimeoutMs;
+      const timer = limit === undefined ? undefined : setTimeout(() => waiting.abort(), limit);
       try {
         response = await this.#fetch(this.baseUrl + path, {
           method,
           headers,
           body: content ? payload : undefined,
+          signal: waiting.signal,
         });
       } catch (cause) {
+        if (waiting.signal.aborted) {
+          throw new SvcError(
+            "backend_unavailable",
+            `The relayer at ${this.baseUrl} took the request but did not answer within ` +
+              `${limit! / 1000} s`,
+            { cause },
+          );
+        }
         if (attempt < this.#retries) {
           await sleep(200 * 2 ** attempt);
           continue;
@@ -194,6 +215,8 @@ export class SignedSender {
         throw new SvcError("backend_unavailable", `Cannot reach the relayer at ${this.baseUrl}`, {
           cause,
         });
+      } finally {
+        clearTimeout(timer);
       }
       if (response.ok || await answered(response)) return response;
       // 501 and 507 (a namespace full) are answers that stay the same when asked again.

@@ -1,0 +1,11 @@
+import assert from "node:assert/strict";
+import { ANSWER_TIMEOUT_MS, clientOptions } from "./client_flags.ts";
+
+Deno.test("client commands wait a bounded time for the relayer's answer to begin", async () => {
+  const env: Record<string, string> = {
+    SVC_DELEGATE_KEY: "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+  };
+  const options = await clientOptions({}, (name) => env[name]);
+  assert.equal(options.answerTimeoutMs, ANSWER_TIMEOUT_MS);
+  assert.ok(ANSWER_TIMEOUT_MS > 60_000, "past a model's call, which a relayer waits 60 s for");
+});
