@@ -318,6 +318,39 @@ Deno.test("two processes making one cache file at once both keep their frames", 
   }
 });
 
+Deno.test("a cache file another process wrote to after the head was read is no log gone back", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  try {
+    const cacheFile = `${dir}/shared.cache`;
+    const other = await device(t, caller, "private", { cacheFile });
+    await other.enable();
+    await other.remember([{ text: FACTS[0] }]);
+    let heads = 0;
+    const late = await BlindMemory.open({
+      baseUrl: BASE,
+      privateKey: caller.key.privateKey,
+      embedder: new LexicalEmbedder(),
+      namespace: "private",
+      retries: 0,
+      cacheFile,
+      fetch: async (input, init) => {
+        const answer = await t.relayer.handler(new Request(input, init));
+        // The other process appends, and writes its cache, between this head and the cache read.
+        if (new URL(input as string).pathname === "/api/blind" && heads++ === 0) {
+          await other.remember([{ text: FACTS[1] }]);
+        }
+        return answer;
+      },
+    });
+    const texts = (await late.memories()).map((memory) => memory.text).sort();
+    assert.deepEqual(texts, [FACTS[0], FACTS[1]].sort());
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("blind recall reads since and until as the relayer does; forget takes ids only", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
@@ -490,7 +523,8 @@ Deno.test("a cache left from before the namespace was made again is refused, not
     const size = (await Deno.stat(cacheFile)).size;
     await assert.rejects(
       (await device(t, caller, "private", { cacheFile })).memories(),
-      (error: SvcError) => error.code === "conflict" && /remove the file/.test(error.message),
+      (error: SvcError) =>
+        error.code === "conflict" && /remove this one only if/.test(error.message),
     );
     assert.equal((await Deno.stat(cacheFile)).size, size, "the refused cache was cut");
     await Deno.remove(cacheFile);
@@ -713,7 +747,24 @@ Deno.test("the owner's key is let in, reads the log and erases, but does not wri
   assert.deepEqual(await memory.memories(), []);
 });
 
-Deno.test("a memory erased and then sent again is held by every device, and by its cache", async () => {
+/**
+ * What a relayer that lies would do to bring back an erased memory: its first entry, kept from
+ * before the erase, appended again after the tombstone.
+ */
+async function appendAgain(t: TestRelayer, entry: { key: Deno.KvKey; value: unknown }) {
+  const [head] = await Array.fromAsync(t.kv.list<{ seq: number; count: number }>({ prefix: [] }))
+    .then((all) => all.filter(({ key }) => key.at(-1) === "head"));
+  const at = head.key.slice(0, -1);
+  const seq = head.value.seq + 1;
+  const { id } = entry.value as { id: string };
+  await t.kv.atomic()
+    .set([...at, "log", seq], entry.value)
+    .set([...at, "id", id], seq)
+    .set(head.key, { ...head.value, seq, count: head.value.count + 1 })
+    .commit();
+}
+
+Deno.test("an erased memory stays erased: sent again, or appended again by a relayer that lies", async () => {
   await using t = await startTestRelayer();
   const laptop = await t.newCaller();
   const phone = await t.addKey(laptop);
@@ -725,25 +776,46 @@ Deno.test("a memory erased and then sent again is held by every device, and by i
     await first.enable();
     await first.letIn(phone.key.publicKey);
     const [id] = await first.remember([{ text: FACTS[2] }]);
+    const [kept] = await Array.fromAsync(t.kv.list<{ id?: string }>({ prefix: [] }))
+      .then((all) => all.filter(({ value }) => value?.id === id));
     const synced = await device(t, phone, "private", { cacheFile: `${dir}/synced` });
     assert.equal((await synced.recall("Volvo")).total, 1);
     await first.forget(id);
     const again = await t.signed(laptop, "POST", "/api/blind/entries", JSON.parse(appends[0]));
-    assert.equal(again.status, 200);
-    assert.deepEqual((await synced.recall("Volvo")).results.map((r) => r.id), [id]);
+    const { seq } = await jsonOf(again);
+    assert.equal(seq, await synced.sync(), "the relayer took nothing");
+    assert.equal((await synced.recall("Volvo")).total, 0);
 
+    await appendAgain(t, kept);
     // One device took the erase before; one reads both records in one page; both restart.
     for (const cacheFile of [`${dir}/synced`, `${dir}/new`]) {
       const reader = await device(t, phone, "private", { cacheFile });
-      assert.deepEqual((await reader.recall("Volvo")).results.map((r) => r.id), [id]);
-      const paths: string[] = [];
-      const restarted = await device(t, phone, "private", { cacheFile, paths });
-      assert.deepEqual((await restarted.recall("Volvo")).results.map((r) => r.id), [id]);
-      assert.deepEqual(paths, ["/api/blind"]);
+      assert.equal((await reader.recall("Volvo")).total, 0, cacheFile);
+      const restarted = await device(t, phone, "private", { cacheFile });
+      assert.equal((await restarted.recall("Volvo")).total, 0, cacheFile);
     }
+    assert.deepEqual(await (await device(t, laptop)).memories(), []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("only a key let in writes to a namespace's log", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const other = await t.addKey(laptop);
+  const first = await device(t, laptop);
+  await first.enable();
+  await first.remember([{ text: FACTS[0] }]);
+  const entry = { id: "0190a0a0-0000-7000-8000-00000000000a", sealed: "AAAA".repeat(16) };
+  const refused = await t.signed(other, "POST", "/api/blind/entries", {
+    namespace: "private",
+    entries: [entry],
+  });
+  const { code, error } = await jsonOf(refused, 403);
+  assert.equal(code, "forbidden");
+  assert.match(error, /not let in to the namespace/);
+  assert.deepEqual((await first.recall("fish")).results.map((r) => r.text), [FACTS[0]]);
 });
 
 Deno.test("a text the namespace holds in its thread is a duplicate, as in normal mode", async () => {

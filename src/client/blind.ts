@@ -216,6 +216,8 @@ interface Opened {
   keys: BlindKeys;
   index: LocalIndex;
   seq: number;
+  /** The memories erased or replaced, whose entries are never taken again. */
+  gone: Set<string>;
   cache?: BlindCache;
 }
 
@@ -290,7 +292,15 @@ export class BlindMemory {
       this.namespace,
       await sha256Hex(keys.entries),
     );
-    const opened: Opened = { wrapped, contentKey, keys, index, seq: 0, ...(cache && { cache }) };
+    const opened: Opened = {
+      wrapped,
+      contentKey,
+      keys,
+      index,
+      seq: 0,
+      gone: new Set(),
+      ...(cache && { cache }),
+    };
     const cached = await cache?.read() ?? [];
     if (cached.length > 0) await this.#take(opened, cached);
     return opened;
@@ -396,10 +406,13 @@ export class BlindMemory {
   }
 
   async #syncOnce(): Promise<number> {
-    const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
+    const headOf = () => this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
+    let head = await headOf();
     const held = this.#opened;
     if (held && held.wrapped !== (head.wrapped ?? null)) await this.#sameKey(held, head);
     const opened = this.#opened ??= await this.#open(head);
+    // Just opened from a cache file another process wrote to after the head was read: read anew.
+    if (!held && head.seq! < opened.seq) head = await headOf();
     if (head.seq! < opened.seq) {
       throw new SvcError(
         "conflict",
@@ -421,21 +434,24 @@ export class BlindMemory {
   }
 
   /**
-   * Takes `records` in log order: a memory's last record wins, so one erased and then sent again
-   * (a retried append) is held. Every memory they erased or replaced (a new version's
-   * `supersedes`) is dropped first; then the entries held are indexed.
+   * Takes `records` in log order. Every memory they erase or replace (a new version's
+   * `supersedes`) is dropped first, then the entries held are indexed. A memory erased or
+   * replaced stays so: an entry of it the log holds again later (sent again by a relayer that
+   * lies) is not taken.
    */
   async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
     const held = new Map<string, { id: string; entry: ReturnType<typeof openEntry> } | null>();
     const erased = new Set<string>();
     for (const { id, sealed } of records) {
+      if (sealed && opened.gone.has(id)) continue;
       const entry = sealed && openEntry(keys, this.namespace, id, sealed);
       const gone = entry ? entry.header.supersedes : id;
-      held.set(id, entry ? { id, entry } : null);
+      if (entry) held.set(id, { id, entry });
       if (!gone) continue;
       held.set(gone, null);
       erased.add(gone);
+      opened.gone.add(gone);
     }
     await index.drop(this.namespace, [...erased]);
     const rows = [...held.values()].flatMap((taken) => {

@@ -67,9 +67,11 @@ export class BlindCache {
       } catch (cause) {
         throw new SvcError(
           "conflict",
-          `The cache file ${this.#path} was written under another content key of the namespace ` +
-            "(or altered): the relayer now offers a key this device never held. Nothing was " +
-            "changed. If the namespace was erased and made again on purpose, remove the file",
+          `The cache file ${this.#path} does not open with this key and the namespace's content ` +
+            "key: it is another key's or another namespace's cache, it was damaged, or the " +
+            "relayer now offers a content key this device never held. Nothing was changed. Name " +
+            "this device's own cache file; remove this one only if it is this device's and the " +
+            "namespace was erased and made again on purpose",
           { cause },
         );
       }
@@ -89,7 +91,7 @@ export class BlindCache {
 
   /**
    * Appends `records` as one frame; with a tombstone, the file is rewritten without the entry it
-   * erased (an entry sent again after it stays).
+   * erased (nor one of the same id sent again after it: an erased memory stays erased).
    */
   async append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return;
@@ -101,10 +103,8 @@ export class BlindCache {
       return;
     }
     const all = [...await this.read(), ...records];
-    const lastErased = new Map(all.flatMap((record, at) => record.sealed ? [] : [[record.id, at]]));
-    const kept = all.filter((record, at) =>
-      !record.sealed || at > (lastErased.get(record.id) ?? -1)
-    );
+    const erased = new Set(all.flatMap((record) => record.sealed ? [] : [record.id]));
+    const kept = all.filter((record) => !record.sealed || !erased.has(record.id));
     await writeWhole(this.#path, this.#frame(kept), { temporary: this.#temporary });
   }
 

@@ -304,6 +304,15 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
     }),
     route("POST", "/api/blind/entries", async ({ caller, input: { body }, touch }) => {
       touch(body.namespace);
+      // Only a key let in writes: another's entry would not open on any device.
+      const found = await log.head(caller.owner, body.namespace, caller.publicKey);
+      if (found && !found.wrapped) {
+        throw new SvcError(
+          "forbidden",
+          "This key is not let in to the namespace, so it may not write to its log: let it in " +
+            "from a device that is (letIn)",
+        );
+      }
       const seq = await log.append(caller.owner, body.namespace, body.entries);
       touch(body.namespace, body.entries.map(({ id }) => id));
       return jsonResponse(200, { namespace: body.namespace, seq });
@@ -324,6 +333,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
             description: "The head's new sequence number; ids the log holds are skipped.",
             example: { namespace: "private", seq: 13 },
           },
+          403: { description: "The key is not let in to the namespace." },
           404: { description: "Not operator-blind." },
         },
       },

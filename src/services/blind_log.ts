@@ -308,7 +308,8 @@ export class BlindLog {
 
   /**
    * Appends `entries` in one atomic batch, numbered after the head; an entry whose id the log
-   * holds already is skipped (a retried append). Resolves to the new head's sequence number.
+   * holds already (a retried append), or held once and erased, is skipped. Resolves to the new
+   * head's sequence number.
    */
   async append(owner: string, namespace: string, entries: BlindEntry[]): Promise<number> {
     const at = await this.#prefix(owner, namespace);
@@ -317,7 +318,8 @@ export class BlindLog {
       let seq = head.seq;
       const fresh = new Set<string>();
       entries.forEach(({ id, sealed }, i) => {
-        if (typeof held[i]?.value === "number" || fresh.has(id)) return;
+        // Held, or erased: an erased memory stays erased, whatever is sent again.
+        if (held[i]?.value !== undefined || fresh.has(id)) return;
         fresh.add(id);
         seq++;
         batch.set([...at, "log", seq], { id, sealed } satisfies Stored)

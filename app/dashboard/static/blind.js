@@ -60,12 +60,16 @@ export async function blindSource({ wallet, namespace, signed, head, pageSize })
   /** Reads the log and opens its entries; resolves to its memories, newest first. */
   async function read() {
     const held = new Map();
+    // An erased memory stays erased, whatever the log holds of it later (a relayer that lies).
+    const erased = new Set();
     for (let after = 0;;) {
       const extra = { after: String(after), limit: String(RECORDS) };
       const { seq, records } = await signed("GET", `/api/blind/entries?${query(extra)}`);
       for (const record of records) {
-        if (record.sealed) held.set(record.id, openEntry(key, namespace, record.id, record.sealed));
-        else held.delete(record.id);
+        if (!record.sealed) erased.add(record.id);
+        if (record.sealed && !erased.has(record.id)) {
+          held.set(record.id, openEntry(key, namespace, record.id, record.sealed));
+        } else held.delete(record.id);
       }
       if (records.length === 0 || (after = records.at(-1).seq) >= seq) break;
     }

@@ -7887,6 +7887,12 @@ var Resident = class _Resident {
   has(id) {
     return this.#row.has(id);
   }
+  /** When its newest row was written (Unix milliseconds; 0 without rows). */
+  get newest() {
+    let newest = 0;
+    for (let row = 0; row < this.count; row++) newest = Math.max(newest, this.#created[row]);
+    return newest;
+  }
   /** The block holding `id`. */
   blockOf(id) {
     const row = this.#row.get(id);
@@ -8118,6 +8124,7 @@ var TopK = class {
 
 // plugins/encrypted_index/cache.ts
 var LOAD_BATCH = 64;
+var NEWEST_KEPT = 1e5;
 var NamespaceCache = class {
   #storage;
   #keys;
@@ -8125,6 +8132,11 @@ var NamespaceCache = class {
   #budget;
   #logger;
   #residents = /* @__PURE__ */ new Map();
+  /** The bytes of each resident as last counted, and their sum: what counts against the budget. */
+  #sizes = /* @__PURE__ */ new Map();
+  #total = 0;
+  /** Each namespace's newest row's time, by the version it was read at. */
+  #newest = new LruMap(NEWEST_KEPT);
   #loading = new SharedRuns();
   /** Namespaces held that may be out of date (see `drop`). */
   #stale = /* @__PURE__ */ new Set();
@@ -8156,18 +8168,20 @@ var NamespaceCache = class {
   forget(ns) {
     this.#residents.delete(ns);
     this.#stale.delete(ns);
+    this.#total -= this.#sizes.get(ns) ?? 0;
+    this.#sizes.delete(ns);
   }
   clear() {
     this.#residents.clear();
     this.#stale.clear();
+    this.#sizes.clear();
+    this.#total = 0;
   }
   /** The namespaces in memory and about the bytes they hold. */
   stats() {
-    let bytes = 0;
-    for (const resident of this.#residents.values()) bytes += resident.memoryBytes;
     return {
       namespaces: this.#residents.size,
-      bytes
+      bytes: this.#total
     };
   }
   /**
@@ -8182,6 +8196,22 @@ var NamespaceCache = class {
       return Promise.resolve(resident);
     }
     return this.#loading.run(ref.ns, () => this.#load(ref));
+  }
+  /**
+   * When the newest row of the namespace at `stored` was written (Unix milliseconds; 0 for none),
+   * from the namespace held, or else read without being kept: a listing of many namespaces does
+   * not push out those in use.
+   */
+  async newest(ref, stored2) {
+    const known = this.#newest.get(ref.ns);
+    if (known?.version === stored2.version) return known.at;
+    const held = this.held(ref.ns);
+    const resident = held?.version === stored2.version ? held : await this.#read(ref, stored2);
+    this.#newest.set(ref.ns, {
+      version: stored2.version,
+      at: resident.newest
+    });
+    return resident.newest;
   }
   /**
    * Reads a namespace, or brings the one held (out of date) up to its stored version; read
@@ -8216,7 +8246,9 @@ var NamespaceCache = class {
     this.#residents.delete(ref.ns);
     this.#residents.set(ref.ns, resident);
     this.#stale.delete(ref.ns);
-    this.evict(ref.ns);
+    this.evict([
+      ref.ns
+    ], ref.ns);
     return resident;
   }
   /** Reads every block of a namespace. */
@@ -8291,16 +8323,22 @@ var NamespaceCache = class {
     await adding;
     await add2(batch);
   }
-  /** Evicts least recently used namespaces until the rest fit the memory budget. */
-  evict(keep) {
-    let total = 0;
-    for (const resident of this.#residents.values()) total += resident.memoryBytes;
-    for (const [ns, resident] of this.#residents) {
-      if (total <= this.#budget) break;
-      if (ns === keep || this.#residents.size === 1) continue;
-      this.forget(ns);
-      total -= resident.memoryBytes;
+  /**
+   * Counts the namespaces `changed` (loaded, or written in place) anew, then evicts the least
+   * recently used others than `keep` until the rest fit the memory budget.
+   */
+  evict(changed, keep) {
+    for (const ns of changed) {
+      const bytes = this.#residents.get(ns)?.memoryBytes;
+      if (bytes === void 0) continue;
+      this.#total += bytes - (this.#sizes.get(ns) ?? 0);
+      this.#sizes.set(ns, bytes);
     }
+    for (const ns of this.#residents.keys()) {
+      if (this.#total <= this.#budget) break;
+      if (ns !== keep && this.#residents.size > 1) this.forget(ns);
+    }
+    const total = this.#total;
     if (total > this.#budget && keep && !this.#oversized.has(keep)) {
       this.#oversized.add(keep);
       this.#logger.warn("a namespace of the vector index needs more memory than its budget", {
@@ -8985,6 +9023,7 @@ var SqliteBlockStorage = class _SqliteBlockStorage {
 var PLUGIN = "the encrypted vector index";
 var RETRIES = 5;
 var SHARED_RETRIES = 40;
+var NEWEST_READS = 8;
 var order = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 var EncryptedVectorStore = class _EncryptedVectorStore {
   /** The backend's name. */
@@ -9122,6 +9161,7 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   async #write(items) {
     let at = 0;
     let conflicts = 0;
+    const written = /* @__PURE__ */ new Set();
     while (at < items.length) {
       const window2 = items.slice(at, at + 128);
       const located = await this.#storage.locate(window2.map((item) => item.id));
@@ -9142,9 +9182,10 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
         }
         continue;
       }
+      for (const ns of residents.keys()) written.add(ns);
       at += chunk.length;
     }
-    this.#cache.evict();
+    this.#cache.evict(written);
   }
   /**
    * Plans the change writing `chunk` and commits it; once it landed, applies it to `residents`
@@ -9215,13 +9256,14 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   }
   /** The names of `headers`, decrypted, with their counts. */
   async #named(headers) {
-    return await Promise.all(headers.map(async ({ ref, header }) => {
-      const plain = await this.#keys.open(ref, "name", header.name);
+    return await Promise.all(headers.map(async (stored2) => {
+      const plain = await this.#keys.open(stored2.ref, "name", stored2.header.name);
       const [owner, namespace] = JSON.parse(new TextDecoder().decode(plain));
       return {
         owner,
         namespace,
-        count: header.count
+        count: stored2.header.count,
+        stored: stored2
       };
     }));
   }
@@ -9258,10 +9300,19 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     options?.signal?.throwIfAborted();
     return await this.#call("list namespaces", async () => {
       const headers = await this.#storage.headers(await this.#keys.owner(owner));
-      return (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).map(({ namespace, count }) => ({
+      const listed = (await this.#named(headers)).filter((h) => h.owner === owner && h.count > 0).sort((a, b) => order(a.namespace, b.namespace));
+      const counts = listed.map(({ namespace, count }) => ({
         namespace,
         count
-      })).sort((a, b) => order(a.namespace, b.namespace));
+      }));
+      if (!options?.newest) return counts;
+      for (let at = 0; at < listed.length; at += NEWEST_READS) {
+        options.signal?.throwIfAborted();
+        await Promise.all(listed.slice(at, at + NEWEST_READS).map(async ({ stored: stored2 }, i) => {
+          counts[at + i].newest = await this.#cache.newest(stored2.ref, stored2);
+        }));
+      }
+      return counts;
     });
   }
   async partitions(options) {
@@ -26586,7 +26637,7 @@ ${keyId}`);
       try {
         records.push(...JSON.parse(decoder3.decode(chachaOpen(this.#key, frame, this.#data))));
       } catch (cause) {
-        throw new SvcError("conflict", `The cache file ${this.#path} was written under another content key of the namespace (or altered): the relayer now offers a key this device never held. Nothing was changed. If the namespace was erased and made again on purpose, remove the file`, {
+        throw new SvcError("conflict", `The cache file ${this.#path} does not open with this key and the namespace's content key: it is another key's or another namespace's cache, it was damaged, or the relayer now offers a content key this device never held. Nothing was changed. Name this device's own cache file; remove this one only if it is this device's and the namespace was erased and made again on purpose`, {
           cause
         });
       }
@@ -26600,7 +26651,7 @@ ${keyId}`);
   }
   /**
    * Appends `records` as one frame; with a tombstone, the file is rewritten without the entry it
-   * erased (an entry sent again after it stays).
+   * erased (nor one of the same id sent again after it: an erased memory stays erased).
    */
   async append(records) {
     if (records.length === 0) return;
@@ -26618,13 +26669,10 @@ ${keyId}`);
       ...await this.read(),
       ...records
     ];
-    const lastErased = new Map(all.flatMap((record, at) => record.sealed ? [] : [
-      [
-        record.id,
-        at
-      ]
+    const erased = new Set(all.flatMap((record) => record.sealed ? [] : [
+      record.id
     ]));
-    const kept2 = all.filter((record, at) => !record.sealed || at > (lastErased.get(record.id) ?? -1));
+    const kept2 = all.filter((record) => !record.sealed || !erased.has(record.id));
     await writeWhole(this.#path, this.#frame(kept2), {
       temporary: this.#temporary
     });
@@ -28629,6 +28677,7 @@ var SignedSender = class _SignedSender {
   #accountId;
   #fetch;
   #retries;
+  #answerTimeoutMs;
   #sendDelegateKey;
   constructor(options, key) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -28637,6 +28686,7 @@ var SignedSender = class _SignedSender {
     this.#accountId = options.accountId;
     this.#fetch = options.fetch ?? fetch;
     this.#retries = options.retries ?? 3;
+    this.#answerTimeoutMs = options.answerTimeoutMs;
     this.#sendDelegateKey = options.sendDelegateKey ?? false;
   }
   /**
@@ -28672,13 +28722,22 @@ var SignedSender = class _SignedSender {
         headers["x-delegate-key"] = this.#key.privateKey;
       }
       let response;
+      const waiting = new AbortController();
+      const limit = this.#answerTimeoutMs;
+      const timer = limit === void 0 ? void 0 : setTimeout(() => waiting.abort(), limit);
       try {
         response = await this.#fetch(this.baseUrl + path, {
           method,
           headers,
-          body: content ? payload : void 0
+          body: content ? payload : void 0,
+          signal: waiting.signal
         });
       } catch (cause) {
+        if (waiting.signal.aborted) {
+          throw new SvcError("backend_unavailable", `The relayer at ${this.baseUrl} took the request but did not answer within ${limit / 1e3} s`, {
+            cause
+          });
+        }
         if (attempt < this.#retries) {
           await sleep(200 * 2 ** attempt);
           continue;
@@ -28686,6 +28745,8 @@ var SignedSender = class _SignedSender {
         throw new SvcError("backend_unavailable", `Cannot reach the relayer at ${this.baseUrl}`, {
           cause
         });
+      } finally {
+        clearTimeout(timer);
       }
       if (response.ok || await answered(response)) return response;
       let retryable = response.status === 429 || response.status >= 500 && response.status !== 501 && response.status !== 507;
@@ -28859,6 +28920,7 @@ var BlindMemory = class _BlindMemory {
       keys,
       index,
       seq: 0,
+      gone: /* @__PURE__ */ new Set(),
       ...cache && {
         cache
       }
@@ -28949,10 +29011,12 @@ var BlindMemory = class _BlindMemory {
     return this.#syncs(() => this.#syncOnce());
   }
   async #syncOnce() {
-    const head = await this.#json("GET", `/api/blind?${this.#query()}`);
+    const headOf = () => this.#json("GET", `/api/blind?${this.#query()}`);
+    let head = await headOf();
     const held = this.#opened;
     if (held && held.wrapped !== (head.wrapped ?? null)) await this.#sameKey(held, head);
     const opened2 = this.#opened ??= await this.#open(head);
+    if (!held && head.seq < opened2.seq) head = await headOf();
     if (head.seq < opened2.seq) {
       throw new SvcError("conflict", `The log of namespace "${this.namespace}" went back from record ${opened2.seq} to ${head.seq}: the relayer lost or holds back memories this device has read. Nothing was changed`);
     }
@@ -28968,24 +29032,27 @@ var BlindMemory = class _BlindMemory {
     return opened2.seq;
   }
   /**
-   * Takes `records` in log order: a memory's last record wins, so one erased and then sent again
-   * (a retried append) is held. Every memory they erased or replaced (a new version's
-   * `supersedes`) is dropped first; then the entries held are indexed.
+   * Takes `records` in log order. Every memory they erase or replace (a new version's
+   * `supersedes`) is dropped first, then the entries held are indexed. A memory erased or
+   * replaced stays so: an entry of it the log holds again later (sent again by a relayer that
+   * lies) is not taken.
    */
   async #take(opened2, records) {
     const { index, keys } = opened2;
     const held = /* @__PURE__ */ new Map();
     const erased = /* @__PURE__ */ new Set();
     for (const { id, sealed } of records) {
+      if (sealed && opened2.gone.has(id)) continue;
       const entry = sealed && openEntry(keys, this.namespace, id, sealed);
       const gone = entry ? entry.header.supersedes : id;
-      held.set(id, entry ? {
+      if (entry) held.set(id, {
         id,
         entry
-      } : null);
+      });
       if (!gone) continue;
       held.set(gone, null);
       erased.add(gone);
+      opened2.gone.add(gone);
     }
     await index.drop(this.namespace, [
       ...erased
