@@ -16,7 +16,14 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
-import { idOf, MAX_BATCH, MAX_MCP_BODY_BYTES, refusal } from "@svc/relayer/mcp";
+import {
+  CALL_REFUSED,
+  idOf,
+  IN_PROGRESS,
+  MAX_BATCH,
+  MAX_MCP_BODY_BYTES,
+  refusal,
+} from "@svc/relayer/mcp";
 import { concatBytes } from "@svc/util/sealing";
 
 const NEWLINE = 0x0a;
@@ -52,11 +59,16 @@ export class StdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) throw new Error("Not connected");
-    await this.#output.write(encoder.encode(`${JSON.stringify(message)}\n`));
+    await this.#write(message);
     if (!("method" in message) && "id" in message && this.#unanswered.delete(message.id!)) {
       if (this.#unanswered.size === 0) this.#allAnswered?.();
     }
+  }
+
+  /** Writes `message` as a line. */
+  async #write(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new Error("Not connected");
+    await this.#output.write(encoder.encode(`${JSON.stringify(message)}\n`));
   }
 
   async close(): Promise<void> {
@@ -143,7 +155,13 @@ export class StdioTransport implements Transport {
     }
     const refused = refusal(value);
     if (refused) return await this.#answer(refused, idOf(value));
-    if (isJSONRPCRequest(value)) this.#unanswered.add((value as { id: RequestId }).id);
+    if (isJSONRPCRequest(value)) {
+      const { id } = value as { id: RequestId };
+      // Refused by its id, which still names the call in progress (not answered by this).
+      const error = { code: CALL_REFUSED, message: IN_PROGRESS };
+      if (this.#unanswered.has(id)) return await this.#write({ jsonrpc: "2.0", id, error });
+      this.#unanswered.add(id);
+    }
     this.onmessage?.(value as JSONRPCMessage);
   }
 

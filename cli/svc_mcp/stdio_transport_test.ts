@@ -200,3 +200,13 @@ Deno.test("stdio transport: a message with half a surrogate pair is refused by i
   ]]);
   assert.match(answers[0].error.message, /^Parse error: the message is not valid Unicode/);
 });
+
+Deno.test("stdio transport: a call with the id of one in progress is refused, and the call goes on", async () => {
+  const { delivered, written } = await run([`${ping(77)}\n${ping(77)}\n`], 30);
+  assert.equal(delivered.length, 1);
+  assert.deepEqual(written.map((line) => [line.id, line.error?.code ?? "result"]), [
+    [77, -32003],
+    [77, "result"],
+  ]);
+  assert.match(written[0].error.message, /in progress/);
+});
