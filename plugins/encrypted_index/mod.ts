@@ -38,6 +38,7 @@ import {
   type VectorStore,
 } from "@svc/relayer/kit";
 import { inTurn } from "@svc/util/in_turn";
+import { LruMap } from "@svc/util/lru_map";
 import { infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
@@ -53,6 +54,8 @@ const PLUGIN = "the encrypted vector index";
 const RETRIES = 5;
 /** The same on a storage relayers share, where writers to one namespace contend by design. */
 const SHARED_RETRIES = 40;
+/** Namespaces whose names are kept decrypted: about 200 bytes each. */
+const NAMES_KEPT = 100_000;
 /** Namespaces read at once to learn their newest row's time (`namespaces` with `newest`). */
 const NEWEST_READS = 8;
 
@@ -110,6 +113,11 @@ export class EncryptedVectorStore implements VectorStore {
   readonly dimensions: number;
   #storage: BlockStorage;
   #keys: IndexKeys;
+  /**
+   * Each namespace's owner and name, as its header seals them, by where it is filed (which they
+   * name: a header never names others).
+   */
+  #names = new LruMap<string, Promise<string[]>>(NAMES_KEPT);
   #logger: Logger;
   #cache: NamespaceCache;
   /** The single writer: queued writes apply in order, one atomic change at a time. */
@@ -362,8 +370,13 @@ export class EncryptedVectorStore implements VectorStore {
   /** The names of `headers`, decrypted, with their counts. */
   async #named(headers: StoredHeader[]) {
     return await Promise.all(headers.map(async (stored) => {
-      const plain = await this.#keys.open(stored.ref, "name", stored.header.name);
-      const [owner, namespace] = JSON.parse(new TextDecoder().decode(plain)) as string[];
+      const [owner, namespace] = await this.#names.getOrSet(stored.ref.ns, async () => {
+        const plain = await this.#keys.open(stored.ref, "name", stored.header.name);
+        return JSON.parse(new TextDecoder().decode(plain)) as string[];
+      }).catch((error) => {
+        this.#names.delete(stored.ref.ns);
+        throw error;
+      });
       return { owner, namespace, count: stored.header.count, stored };
     }));
   }
