@@ -3,11 +3,11 @@
  * the database, or Sui's with `SVC_CHAIN=sui`) and the account owner's key they sign with
  * (`SVC_OWNER_KEY`, or the one saved in the data directory).
  */
-import { keyPairFromSeed } from "@svc/util/keys";
+import { isKeyHex, keyPairFromSeed } from "@svc/util/keys";
 import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
 import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "@svc/relayer/kit";
-import { pathExists } from "@svc/util/files";
+import { nullIfMissing, pathExists } from "@svc/util/files";
 import { checkNotMoved, type Config, openLedger } from "@svc/app";
 import { relayerUrl, UsageError } from "./client_flags.ts";
 import { configOf } from "./svc_store.ts";
@@ -90,8 +90,7 @@ export async function transact(
   // SVC_OWNER_KEY if it is this owner's (a shell may hold another account's), else the saved one.
   const seed = given?.address === account.owner
     ? given.seed
-    : await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
-      .then((text) => text.trim(), () => undefined);
+    : await readOwnerKey(dataDir, account.owner);
   if (seed === undefined) {
     throw new SvcError(
       "forbidden",
@@ -131,8 +130,28 @@ export async function savedOwnerKey(
   if (!await holdsLedger(home)) return given;
   const account = await withLocalLedger(home, (l) => l.getAccount(accountId));
   if (!account) return given;
-  return await Deno.readTextFile(`${home.dataDir}/owner_keys/${account.owner}.key`)
-    .then((seed) => seed.trim(), () => given);
+  return await readOwnerKey(home.dataDir, account.owner) ?? given;
+}
+
+/**
+ * The private key saved for `owner` in the data directory, or `undefined` without one; a file
+ * that cannot be read, or holds no key, is named.
+ */
+async function readOwnerKey(dataDir: string, owner: string): Promise<string | undefined> {
+  const path = `${dataDir}/owner_keys/${owner}.key`;
+  const text = await nullIfMissing(Deno.readTextFile(path)).catch((error) => {
+    throw new SvcError("internal", `Cannot read the owner key file ${path}: ${error.message}`);
+  });
+  if (text === null) return undefined;
+  const seed = text.trim();
+  if (!isKeyHex(seed)) {
+    throw new SvcError(
+      "internal",
+      `The owner key file ${path} holds no private key (64 lowercase hex characters): it was ` +
+        "damaged or replaced. Put back its backup",
+    );
+  }
+  return seed;
 }
 
 /** Saves an owner's private key in the data directory, readable by its user only. */

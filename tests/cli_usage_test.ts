@@ -307,3 +307,38 @@ Deno.test("CLI: an argument that is not UTF-8 (U+FFFD from Deno) is a usage erro
   }
   assert.deepEqual(await exported(client), [], "nothing was sent");
 });
+
+Deno.test("CLI: an owner key file that is damaged, or not a file, is named; nothing changes", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const ledger = { env: { SVC_DATA_DIR: `${stack.dir}/data` } };
+  const created = await svc(stack, who, ["account", "create", "--json"], ledger);
+  assert.equal(created.code, 0, created.stderr);
+  const { accountId, owner } = created.json as { accountId: string; owner: string };
+  const path = `${stack.dir}/data/owner_keys/${owner}.key`;
+  const saved = await Deno.readTextFile(path);
+  const add = () =>
+    svc(
+      stack,
+      who,
+      ["key", "add", "--account", accountId, "--public-key", "ab".repeat(32)],
+      ledger,
+    );
+  await Deno.writeTextFile(path, saved.slice(0, 20));
+  const damaged = await add();
+  assert.equal(damaged.code, 1);
+  assert.equal(
+    damaged.stderr,
+    `svc: The owner key file ${path} holds no private key (64 lowercase hex characters): it ` +
+      "was damaged or replaced. Put back its backup\n",
+  );
+  await Deno.remove(path);
+  await Deno.mkdir(path);
+  const folder = await add();
+  assert.equal(folder.code, 1);
+  assert.match(folder.stderr, new RegExp(`^svc: Cannot read the owner key file ${path}: `));
+  await Deno.remove(path);
+  await Deno.writeTextFile(path, saved, { mode: 0o600 });
+  const listed = await svc(stack, who, ["key", "list", "--account", accountId, "--json"], ledger);
+  assert.deepEqual(listed.json.keys, [], "no key was added");
+});
