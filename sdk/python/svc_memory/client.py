@@ -35,7 +35,8 @@ def _credentials(
     base_url: Optional[str], delegate_key: Optional[str], account_id: Optional[str]
 ) -> Tuple[str, str, Optional[str]]:
     """Arguments first, then ``SVC_SERVER_URL``/``SVC_DELEGATE_KEY``/``SVC_ACCOUNT_ID``, then the
-    credentials file ``svc-mcp login`` writes (``~/.svc/credentials.json``)."""
+    credentials file ``svc-mcp login`` writes (``~/.svc/credentials.json``); without a relayer
+    named, this machine's on ``SVC_PORT`` (8000 by default), as the CLI does."""
     base_url = base_url or os.environ.get("SVC_SERVER_URL")
     delegate_key = delegate_key or os.environ.get("SVC_DELEGATE_KEY")
     account_id = account_id or os.environ.get("SVC_ACCOUNT_ID")
@@ -53,7 +54,15 @@ def _credentials(
         )
     if not re.fullmatch(r"[0-9a-fA-F]{64}", str(delegate_key)):
         raise SvcError("The delegate key is not a private key: 64 hex characters", code="usage")
-    return (base_url or "http://127.0.0.1:8000").rstrip("/"), delegate_key, account_id
+    return (base_url or _local_relayer()).rstrip("/"), delegate_key, account_id
+
+
+def _local_relayer() -> str:
+    """This machine's relayer, on the port ``SVC_PORT`` names (8000 without it)."""
+    port = os.environ.get("SVC_PORT") or "8000"
+    if not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
+        raise SvcError(f"SVC_PORT must be a port from 1 to 65535 (got {port[:20]!r})", code="usage")
+    return f"http://127.0.0.1:{port}"
 
 
 def _segment(value: Any, what: str) -> str:

@@ -130,6 +130,15 @@ def test_credentials_from_the_environment(relayer, monkeypatch):
     monkeypatch.setenv("SVC_ACCOUNT_ID", relayer["account_id"])
     with Client() as c:
         assert c.whoami()["account_id"] == relayer["account_id"]
+    # Without SVC_SERVER_URL, this machine's relayer on SVC_PORT, as the CLI finds it.
+    monkeypatch.delenv("SVC_SERVER_URL")
+    monkeypatch.setenv("HOME", "/nonexistent-svc-test-home")
+    monkeypatch.setenv("SVC_PORT", relayer["url"].rsplit(":", 1)[1])
+    with Client() as c:
+        assert c.whoami()["account_id"] == relayer["account_id"]
+    monkeypatch.setenv("SVC_PORT", "99999")
+    with pytest.raises(SvcError, match="SVC_PORT must be a port"):
+        Client()
 
 
 def test_export_then_import_into_another_namespace(client):
