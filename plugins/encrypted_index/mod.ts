@@ -455,6 +455,7 @@ export class EncryptedVectorStore implements VectorStore {
     return await this.#call("list the index's namespaces", async () => {
       return (await this.#named(await this.#storage.headers()))
         .filter((h) => h.count > 0)
+        .map(({ owner, namespace, count }) => ({ owner, namespace, count }))
         .sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
     });
   }

@@ -9023,6 +9023,7 @@ var SqliteBlockStorage = class _SqliteBlockStorage {
 var PLUGIN = "the encrypted vector index";
 var RETRIES = 5;
 var SHARED_RETRIES = 40;
+var NAMES_KEPT = 1e5;
 var NEWEST_READS = 8;
 var order = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 var EncryptedVectorStore = class _EncryptedVectorStore {
@@ -9032,6 +9033,11 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   dimensions;
   #storage;
   #keys;
+  /**
+   * Each namespace's owner and name, as its header seals them, by where it is filed (which they
+   * name: a header never names others).
+   */
+  #names = new LruMap(NAMES_KEPT);
   #logger;
   #cache;
   /** The single writer: queued writes apply in order, one atomic change at a time. */
@@ -9257,8 +9263,13 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   /** The names of `headers`, decrypted, with their counts. */
   async #named(headers) {
     return await Promise.all(headers.map(async (stored2) => {
-      const plain = await this.#keys.open(stored2.ref, "name", stored2.header.name);
-      const [owner, namespace] = JSON.parse(new TextDecoder().decode(plain));
+      const [owner, namespace] = await this.#names.getOrSet(stored2.ref.ns, async () => {
+        const plain = await this.#keys.open(stored2.ref, "name", stored2.header.name);
+        return JSON.parse(new TextDecoder().decode(plain));
+      }).catch((error) => {
+        this.#names.delete(stored2.ref.ns);
+        throw error;
+      });
       return {
         owner,
         namespace,
@@ -9318,7 +9329,11 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
   async partitions(options) {
     options?.signal?.throwIfAborted();
     return await this.#call("list the index's namespaces", async () => {
-      return (await this.#named(await this.#storage.headers())).filter((h) => h.count > 0).sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
+      return (await this.#named(await this.#storage.headers())).filter((h) => h.count > 0).map(({ owner, namespace, count }) => ({
+        owner,
+        namespace,
+        count
+      })).sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
     });
   }
   /**
