@@ -619,6 +619,40 @@ Deno.test("a log that went back is refused; a namespace made again elsewhere is 
   assert.deepEqual(results.map((r) => r.text), [FACTS[3]]);
 });
 
+Deno.test("a log rolled back and written past where a device had read is refused; an erase since is not", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  await laptop.remember([{ text: FACTS[0] }]);
+  const phone = await device(t, caller);
+  const [erased] = await laptop.remember([{ text: FACTS[4] }]);
+  await phone.sync();
+  // The record the phone read last goes: erased, its tombstone later in the log. No alarm.
+  await laptop.forget(erased);
+  await laptop.remember([{ text: FACTS[2] }]);
+  assert.equal((await phone.recall("dentist")).total, 0);
+  // The relayer's state as a backup kept it, with its last record gone and the head back.
+  const state = await Array.fromAsync(t.kv.list<Record<string, unknown>>({ prefix: [] }));
+  const head = state.find(({ value }) => value?.manifest)!;
+  const seq = head.value.seq as number;
+  const at = head.key.slice(0, -1);
+  const [lastId] = state.filter(({ key }) => key.at(-2) === "log" && key.at(-1) === seq)
+    .map(({ value }) => value.id as string);
+  await t.kv.atomic().delete([...at, "log", seq]).delete([...at, "id", lastId])
+    .set(head.key, { ...head.value, seq: seq - 1, count: (head.value.count as number) - 1 })
+    .commit();
+  // Written past where the phone had read, by a device that did not read it.
+  const tablet = await device(t, caller);
+  await tablet.remember([{ text: FACTS[1] }, { text: FACTS[3] }]);
+  await assert.rejects(
+    phone.recall("Galway"),
+    (error: SvcError) =>
+      error.code === "conflict" && /no longer holds record \d+ as this device read it/
+        .test(error.message),
+  );
+});
+
 Deno.test("a relayer that offers a device a content key of its own gets nothing written under it", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

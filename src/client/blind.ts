@@ -218,6 +218,8 @@ interface Opened {
   seq: number;
   /** The memories erased or replaced, whose entries are never taken again. */
   gone: Set<string>;
+  /** The record taken last: the log must still hold it, or its erase (see `#sameLast`). */
+  last?: LogRecord;
   cache?: BlindCache;
 }
 
@@ -421,16 +423,43 @@ export class BlindMemory {
           "was changed",
       );
     }
+    // The first page starts at the record taken last, to find it again (see `#sameLast`).
+    let last = opened.last;
     while (opened.seq < head.seq!) {
+      const after = String(last ? last.seq - 1 : opened.seq);
       const page = await this.#json<{ records: LogRecord[] }>(
         "GET",
-        `/api/blind/entries?${this.#query({ after: String(opened.seq), limit: String(PAGE) })}`,
+        `/api/blind/entries?${this.#query({ after, limit: String(PAGE) })}`,
       );
-      if (page.records.length === 0) break;
-      await this.#take(opened, page.records);
-      await opened.cache?.append(page.records);
+      const records = last ? this.#sameLast(last, page.records) : page.records;
+      last = undefined;
+      if (records.length === 0) break;
+      await this.#take(opened, records);
+      await opened.cache?.append(records);
     }
     return opened.seq;
+  }
+
+  /**
+   * `records`, read from the record taken last (`last`) on, without it once checked: the log must
+   * hold it as it was, or, for an entry erased since, its tombstone. A log rolled back and then
+   * written past where this device had read (a relayer restored from a backup) holds another
+   * record there: 409, rather than devices that disagree for good.
+   */
+  #sameLast(last: LogRecord, records: LogRecord[]): LogRecord[] {
+    const [first] = records;
+    const same = first?.seq === last.seq && first.id === last.id &&
+      first.sealed === last.sealed && first.erased_at === last.erased_at;
+    if (same) return records.slice(1);
+    const erased = first?.seq !== last.seq && last.sealed !== undefined &&
+      (records.length === PAGE || records.some((r) => r.id === last.id && !r.sealed));
+    if (erased) return records;
+    throw new SvcError(
+      "conflict",
+      `The log of namespace "${this.namespace}" no longer holds record ${last.seq} as this ` +
+        "device read it: the relayer went back and took other memories in its place (a " +
+        "restore from a backup?). Nothing was changed",
+    );
   }
 
   /**
@@ -476,7 +505,8 @@ export class BlindMemory {
       }];
     });
     await index.indexer.indexMany(rows);
-    opened.seq = records[records.length - 1].seq;
+    opened.last = records[records.length - 1];
+    opened.seq = opened.last.seq;
   }
 
   /**

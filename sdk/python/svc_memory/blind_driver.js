@@ -29035,16 +29035,34 @@ var BlindMemory = class _BlindMemory {
     if (head.seq < opened2.seq) {
       throw new SvcError("conflict", `The log of namespace "${this.namespace}" went back from record ${opened2.seq} to ${head.seq}: the relayer lost or holds back memories this device has read. Nothing was changed`);
     }
+    let last = opened2.last;
     while (opened2.seq < head.seq) {
+      const after = String(last ? last.seq - 1 : opened2.seq);
       const page = await this.#json("GET", `/api/blind/entries?${this.#query({
-        after: String(opened2.seq),
+        after,
         limit: String(PAGE3)
       })}`);
-      if (page.records.length === 0) break;
-      await this.#take(opened2, page.records);
-      await opened2.cache?.append(page.records);
+      const records = last ? this.#sameLast(last, page.records) : page.records;
+      last = void 0;
+      if (records.length === 0) break;
+      await this.#take(opened2, records);
+      await opened2.cache?.append(records);
     }
     return opened2.seq;
+  }
+  /**
+   * `records`, read from the record taken last (`last`) on, without it once checked: the log must
+   * hold it as it was, or, for an entry erased since, its tombstone. A log rolled back and then
+   * written past where this device had read (a relayer restored from a backup) holds another
+   * record there: 409, rather than devices that disagree for good.
+   */
+  #sameLast(last, records) {
+    const [first] = records;
+    const same = first?.seq === last.seq && first.id === last.id && first.sealed === last.sealed && first.erased_at === last.erased_at;
+    if (same) return records.slice(1);
+    const erased = first?.seq !== last.seq && last.sealed !== void 0 && (records.length === PAGE3 || records.some((r) => r.id === last.id && !r.sealed));
+    if (erased) return records;
+    throw new SvcError("conflict", `The log of namespace "${this.namespace}" no longer holds record ${last.seq} as this device read it: the relayer went back and took other memories in its place (a restore from a backup?). Nothing was changed`);
   }
   /**
    * Takes `records` in log order. Every memory they erase or replace (a new version's
@@ -29106,7 +29124,8 @@ var BlindMemory = class _BlindMemory {
       ];
     });
     await index.indexer.indexMany(rows);
-    opened2.seq = records[records.length - 1].seq;
+    opened2.last = records[records.length - 1];
+    opened2.seq = opened2.last.seq;
   }
   /**
    * A memory this client remembers at `createdAt`, with `tags`, `thread`, and this key as who
