@@ -17,7 +17,7 @@ export const MAX_BATCH = 64;
  * The JSON-RPC code of a call a session does not take now (too many in progress, or its id in
  * use): not -32000, which the MCP SDK's clients read as their connection closed.
  */
-export const CALL_REFUSED = -32003;
+export const CALL_REFUSED: number = -32003;
 /** The JSON-RPC code of the answer to a cancelled call (as the Language Server Protocol has it). */
 export const CALL_CANCELLED = -32800;
 
