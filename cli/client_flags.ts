@@ -18,9 +18,10 @@ import { CredentialsFile } from "./svc_mcp/credentials.ts";
 
 /**
  * How long a command waits for the relayer's answer to begin: past the longest a relayer works on
- * one request by default (a model's call, `SVC_LLM_TIMEOUT_MS`, 60 s).
+ * one request by default (`analyze`: a model's call and an embedding, each up to
+ * `SVC_LLM_TIMEOUT_MS`, 60 s).
  */
-export const ANSWER_TIMEOUT_MS = 90_000;
+export const ANSWER_TIMEOUT_MS = 180_000;
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}

@@ -136,7 +136,7 @@ async function serveBlind(context: Context): Promise<number> {
         accountId: credentials.accountId,
       },
       (name) => io.env[name],
-      { namespace: options.namespace },
+      { namespace: options.namespace, cacheFile: options.cacheFile },
     );
   } catch (error) {
     say(`svc-mcp: ${(error as Error).message}`);

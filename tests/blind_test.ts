@@ -653,6 +653,24 @@ Deno.test("a log rolled back and written past where a device had read is refused
   );
 });
 
+Deno.test("the record a device read last, erased behind more than a page of the log, is no log gone back", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  const [first] = await laptop.remember([{ text: FACTS[0] }]);
+  const phone = await device(t, caller);
+  await phone.sync();
+  // Pages stop at about 4 MB: these long memories fill more than one.
+  const long = (i: number) => `Note ${i}: ${"the tide tables for the harbour ".repeat(600)}`;
+  for (let at = 0; at < 250; at += 10) {
+    await laptop.remember(Array.from({ length: 10 }, (_, i) => ({ text: long(at + i) })));
+  }
+  await laptop.forget(first);
+  assert.equal(await phone.sync(), await laptop.sync());
+  assert.equal((await phone.recall("fish")).total, 0);
+});
+
 Deno.test("a relayer that offers a device a content key of its own gets nothing written under it", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

@@ -70,6 +70,11 @@ export interface StdioOptions {
    * with the ONNX model of `SVC_ONNX_MODEL_DIR`, and the relayer only stores.
    */
   blind: boolean;
+  /**
+   * With `blind`: the file keeping the namespace's log on this machine (`--cache`), sealed with
+   * the key, so that a start reads only the log's tail and a log that went back is noticed.
+   */
+  cacheFile?: string;
 }
 
 /** What a label shows wrongly or not at all: controls, direction controls, invisible marks. */
@@ -112,6 +117,8 @@ and bridges the memory tools to a relayer.
                         default namespace for the memory tools (SVC_NAMESPACE)
   --blind               serve the namespace as operator-blind: this machine embeds, ranks
                         and decrypts with the ONNX model of SVC_ONNX_MODEL_DIR (sign in first)
+  --cache FILE          with --blind: keep the namespace's log in FILE, sealed with the key
+                        (one process a file)
   --scope OPS[:NAMESPACES]
                         the access a sign-in asks for (SVC_KEY_SCOPE): operations of read,
                         write, erase, audit (or all), then the namespaces, comma-separated:
@@ -171,6 +178,7 @@ export function parseStdioOptions(
         staging: { type: "boolean" },
         local: { type: "boolean" },
         blind: { type: "boolean" },
+        cache: { type: "string" },
       },
     });
   } catch (error) {
@@ -249,5 +257,13 @@ export function parseStdioOptions(
     ...(expires === undefined ? {} : { expires }),
     debug: env.SVC_MCP_DEBUG === "1",
     blind: values.blind ?? false,
+    ...(values.cache !== undefined && { cacheFile: cacheFile(values.cache, values.blind) }),
   };
+}
+
+/** `--cache`'s file: a name, and only with `--blind`. */
+function cacheFile(value: string, blind: boolean | undefined): string {
+  if (!blind) throw new UsageError("--cache keeps an operator-blind namespace's log: add --blind");
+  if (!value) throw new UsageError("--cache needs a file name");
+  return value;
 }

@@ -90,6 +90,8 @@ Deno.test("svc-mcp options: usage errors", () => {
       ["--relayer", "http://user:s3cret@127.0.0.1:8000"],
       ["logout"],
       ["login", "extra"],
+      ["--cache", "log.cache"],
+      ["--blind", "--cache", ""],
     ]
   ) {
     assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
@@ -153,4 +155,10 @@ Deno.test("svc-mcp options: SVC_PORT is read only when the local relayer may be 
     parseStdioOptions(["--relayer", "https://r.example"], { SVC_DASHBOARD_PORT: "5999" }).webUrl,
     "http://localhost:5999",
   );
+});
+
+Deno.test("svc-mcp options: --cache, with --blind only", () => {
+  assert.equal(parseStdioOptions(["--blind", "--cache", "my.cache"], {}).cacheFile, "my.cache");
+  assert.equal(parseStdioOptions(["--blind"], {}).cacheFile, undefined);
+  assert.throws(() => parseStdioOptions(["--cache", "my.cache"], {}), /add --blind/);
 });

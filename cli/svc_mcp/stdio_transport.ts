@@ -59,10 +59,11 @@ export class StdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    // Its id is free once its answer is on its way: the host may use it again as soon as it reads it.
+    const answered = !("method" in message) && "id" in message &&
+      this.#unanswered.delete(message.id!);
     await this.#write(message);
-    if (!("method" in message) && "id" in message && this.#unanswered.delete(message.id!)) {
-      if (this.#unanswered.size === 0) this.#allAnswered?.();
-    }
+    if (answered && this.#unanswered.size === 0) this.#allAnswered?.();
   }
 
   /** Writes `message` as a line. */
@@ -161,6 +162,12 @@ export class StdioTransport implements Transport {
       const error = { code: CALL_REFUSED, message: IN_PROGRESS };
       if (this.#unanswered.has(id)) return await this.#write({ jsonrpc: "2.0", id, error });
       this.#unanswered.add(id);
+    }
+    // A call the host cancelled gets no answer (the MCP SDK sends none): its id is free.
+    const { method, params } = value as { method?: unknown; params?: { requestId?: RequestId } };
+    if (method === "notifications/cancelled" && params?.requestId !== undefined) {
+      this.#unanswered.delete(params.requestId);
+      if (this.#unanswered.size === 0) this.#allAnswered?.();
     }
     this.onmessage?.(value as JSONRPCMessage);
   }

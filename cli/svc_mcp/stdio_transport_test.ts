@@ -210,3 +210,30 @@ Deno.test("stdio transport: a call with the id of one in progress is refused, an
   ]);
   assert.match(written[0].error.message, /in progress/);
 });
+
+Deno.test("stdio transport: a cancelled call's id is free again", async () => {
+  const cancel = (id: number) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id },
+    });
+  const written: string[] = [];
+  const transport = new StdioTransport(
+    ReadableStream.from([`${ping(9)}\n${cancel(9)}\n${ping(9)}\n`].map((c) => encoder.encode(c))),
+    new WritableStream<Uint8Array>({
+      write: (bytes) => void written.push(new TextDecoder().decode(bytes)),
+    }),
+  );
+  const delivered: JSONRPCMessage[] = [];
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => void delivered.push(message); // answers nothing
+  await transport.start();
+  await closed;
+  assert.deepEqual(delivered.map((m) => "id" in m ? m.id : (m as { method: string }).method), [
+    9,
+    "notifications/cancelled",
+    9,
+  ]);
+  assert.equal(written.join(""), "", "no call was refused");
+});

@@ -249,36 +249,40 @@ export class EncryptedVectorStore implements VectorStore {
     let at = 0;
     let conflicts = 0;
     const written = new Set<string>();
-    while (at < items.length) {
-      const window = items.slice(at, at + 128);
-      const located = await this.#storage.locate(window.map((item) => item.id));
-      const refs = new Map<string, NamespaceRef>();
-      for (const ref of located.values()) refs.set(ref.ns, ref);
-      for (const item of window) if (item.add) refs.set(item.add.ref.ns, item.add.ref);
-      const residents = new Map<string, Resident>();
-      for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
-      const chunk = window.slice(0, chunkLength(window, located, residents));
-      if (await this.#commit(chunk, located, residents) === null) {
-        // Another writer changed these namespaces: load them again and plan again.
-        for (const ns of residents.keys()) this.#cache.drop(ns);
-        if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
-          throw new SvcError(
-            "backend_unavailable",
-            "Cannot write the vector index: it keeps changing under this relayer (is another " +
-              "process writing the same index?)",
-          );
+    // Counted even when a later chunk fails: those before it changed their namespaces.
+    try {
+      while (at < items.length) {
+        const window = items.slice(at, at + 128);
+        const located = await this.#storage.locate(window.map((item) => item.id));
+        const refs = new Map<string, NamespaceRef>();
+        for (const ref of located.values()) refs.set(ref.ns, ref);
+        for (const item of window) if (item.add) refs.set(item.add.ref.ns, item.add.ref);
+        const residents = new Map<string, Resident>();
+        for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
+        const chunk = window.slice(0, chunkLength(window, located, residents));
+        if (await this.#commit(chunk, located, residents) === null) {
+          // Another writer changed these namespaces: load them again and plan again.
+          for (const ns of residents.keys()) this.#cache.drop(ns);
+          if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
+            throw new SvcError(
+              "backend_unavailable",
+              "Cannot write the vector index: it keeps changing under this relayer (is another " +
+                "process writing the same index?)",
+            );
+          }
+          if (this.#others) {
+            // Writers that just collided would collide again: each waits a random while first.
+            const ms = Math.random() * Math.min(200, 2 ** conflicts);
+            await new Promise((resolve) => setTimeout(resolve, ms));
+          }
+          continue;
         }
-        if (this.#others) {
-          // Writers that just collided would collide again: each waits a random while first.
-          const ms = Math.random() * Math.min(200, 2 ** conflicts);
-          await new Promise((resolve) => setTimeout(resolve, ms));
-        }
-        continue;
+        for (const ns of residents.keys()) written.add(ns);
+        at += chunk.length;
       }
-      for (const ns of residents.keys()) written.add(ns);
-      at += chunk.length;
+    } finally {
+      this.#cache.evict(written);
     }
-    this.#cache.evict(written);
   }
 
   /**

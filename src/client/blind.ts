@@ -431,7 +431,7 @@ export class BlindMemory {
         "GET",
         `/api/blind/entries?${this.#query({ after, limit: String(PAGE) })}`,
       );
-      const records = last ? this.#sameLast(last, page.records) : page.records;
+      const records = last ? this.#sameLast(last, page.records, head.seq!) : page.records;
       last = undefined;
       if (records.length === 0) break;
       await this.#take(opened, records);
@@ -442,17 +442,19 @@ export class BlindMemory {
 
   /**
    * `records`, read from the record taken last (`last`) on, without it once checked: the log must
-   * hold it as it was, or, for an entry erased since, its tombstone. A log rolled back and then
-   * written past where this device had read (a relayer restored from a backup) holds another
-   * record there: 409, rather than devices that disagree for good.
+   * hold it as it was, or, for an entry erased since, its tombstone (in these records, unless
+   * they stop short of the head `seq`). A log rolled back and then written past where this
+   * device had read (a relayer restored from a backup) holds another record there: 409, rather
+   * than devices that disagree for good.
    */
-  #sameLast(last: LogRecord, records: LogRecord[]): LogRecord[] {
+  #sameLast(last: LogRecord, records: LogRecord[], seq: number): LogRecord[] {
+    if (records.length === 0) return records; // held back: nothing to take
     const [first] = records;
     const same = first?.seq === last.seq && first.id === last.id &&
       first.sealed === last.sealed && first.erased_at === last.erased_at;
     if (same) return records.slice(1);
     const erased = first?.seq !== last.seq && last.sealed !== undefined &&
-      (records.length === PAGE || records.some((r) => r.id === last.id && !r.sealed));
+      (records.at(-1)!.seq < seq || records.some((r) => r.id === last.id && !r.sealed));
     if (erased) return records;
     throw new SvcError(
       "conflict",

@@ -291,6 +291,20 @@ Deno.test("blind e2e: svc-mcp --blind serves the memory tools over a blind names
 
     await host.closeStdin();
     assert.equal((await exitWithin(host.process, 5000))?.code, 0);
+
+    // With --cache, the log stays on this machine, sealed, for the next start.
+    const cache = `${home}/private.cache`;
+    const cached = ["--blind", "--namespace", "private", "--cache", cache];
+    {
+      await using first = await spawnStdioHost(cached, home, models);
+      assert.match(await first.callTool("svc_remember", { text: "I cycle to work" }), /^Saved/);
+      await first.closeStdin();
+      assert.equal((await exitWithin(first.process, 5000))?.code, 0);
+    }
+    assert.equal((await Deno.stat(cache)).mode! & 0o777, 0o600);
+    assert.doesNotMatch(await Deno.readTextFile(cache), /cycle/);
+    await using again = await spawnStdioHost(cached, home, models);
+    assert.match(await again.callTool("svc_recall", { query: "cycle to work" }), /I cycle to work/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(home, { recursive: true });

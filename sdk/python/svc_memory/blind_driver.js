@@ -9168,30 +9168,33 @@ var EncryptedVectorStore = class _EncryptedVectorStore {
     let at = 0;
     let conflicts = 0;
     const written = /* @__PURE__ */ new Set();
-    while (at < items.length) {
-      const window2 = items.slice(at, at + 128);
-      const located = await this.#storage.locate(window2.map((item) => item.id));
-      const refs = /* @__PURE__ */ new Map();
-      for (const ref of located.values()) refs.set(ref.ns, ref);
-      for (const item of window2) if (item.add) refs.set(item.add.ref.ns, item.add.ref);
-      const residents = /* @__PURE__ */ new Map();
-      for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
-      const chunk = window2.slice(0, chunkLength(window2, located, residents));
-      if (await this.#commit(chunk, located, residents) === null) {
-        for (const ns of residents.keys()) this.#cache.drop(ns);
-        if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
-          throw new SvcError("backend_unavailable", "Cannot write the vector index: it keeps changing under this relayer (is another process writing the same index?)");
+    try {
+      while (at < items.length) {
+        const window2 = items.slice(at, at + 128);
+        const located = await this.#storage.locate(window2.map((item) => item.id));
+        const refs = /* @__PURE__ */ new Map();
+        for (const ref of located.values()) refs.set(ref.ns, ref);
+        for (const item of window2) if (item.add) refs.set(item.add.ref.ns, item.add.ref);
+        const residents = /* @__PURE__ */ new Map();
+        for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
+        const chunk = window2.slice(0, chunkLength(window2, located, residents));
+        if (await this.#commit(chunk, located, residents) === null) {
+          for (const ns of residents.keys()) this.#cache.drop(ns);
+          if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
+            throw new SvcError("backend_unavailable", "Cannot write the vector index: it keeps changing under this relayer (is another process writing the same index?)");
+          }
+          if (this.#others) {
+            const ms = Math.random() * Math.min(200, 2 ** conflicts);
+            await new Promise((resolve) => setTimeout(resolve, ms));
+          }
+          continue;
         }
-        if (this.#others) {
-          const ms = Math.random() * Math.min(200, 2 ** conflicts);
-          await new Promise((resolve) => setTimeout(resolve, ms));
-        }
-        continue;
+        for (const ns of residents.keys()) written.add(ns);
+        at += chunk.length;
       }
-      for (const ns of residents.keys()) written.add(ns);
-      at += chunk.length;
+    } finally {
+      this.#cache.evict(written);
     }
-    this.#cache.evict(written);
   }
   /**
    * Plans the change writing `chunk` and commits it; once it landed, applies it to `residents`
@@ -29042,7 +29045,7 @@ var BlindMemory = class _BlindMemory {
         after,
         limit: String(PAGE3)
       })}`);
-      const records = last ? this.#sameLast(last, page.records) : page.records;
+      const records = last ? this.#sameLast(last, page.records, head.seq) : page.records;
       last = void 0;
       if (records.length === 0) break;
       await this.#take(opened2, records);
@@ -29052,15 +29055,17 @@ var BlindMemory = class _BlindMemory {
   }
   /**
    * `records`, read from the record taken last (`last`) on, without it once checked: the log must
-   * hold it as it was, or, for an entry erased since, its tombstone. A log rolled back and then
-   * written past where this device had read (a relayer restored from a backup) holds another
-   * record there: 409, rather than devices that disagree for good.
+   * hold it as it was, or, for an entry erased since, its tombstone (in these records, unless
+   * they stop short of the head `seq`). A log rolled back and then written past where this
+   * device had read (a relayer restored from a backup) holds another record there: 409, rather
+   * than devices that disagree for good.
    */
-  #sameLast(last, records) {
+  #sameLast(last, records, seq) {
+    if (records.length === 0) return records;
     const [first] = records;
     const same = first?.seq === last.seq && first.id === last.id && first.sealed === last.sealed && first.erased_at === last.erased_at;
     if (same) return records.slice(1);
-    const erased = first?.seq !== last.seq && last.sealed !== void 0 && (records.length === PAGE3 || records.some((r) => r.id === last.id && !r.sealed));
+    const erased = first?.seq !== last.seq && last.sealed !== void 0 && (records.at(-1).seq < seq || records.some((r) => r.id === last.id && !r.sealed));
     if (erased) return records;
     throw new SvcError("conflict", `The log of namespace "${this.namespace}" no longer holds record ${last.seq} as this device read it: the relayer went back and took other memories in its place (a restore from a backup?). Nothing was changed`);
   }
