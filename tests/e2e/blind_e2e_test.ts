@@ -303,8 +303,9 @@ Deno.test("blind e2e: svc-mcp --blind serves the memory tools over a blind names
     }
     assert.equal((await Deno.stat(cache)).mode! & 0o777, 0o600);
     assert.doesNotMatch(await Deno.readTextFile(cache), /cycle/);
-    await using again = await spawnStdioHost(cached, home, models);
-    assert.match(await again.callTool("svc_recall", { query: "cycle to work" }), /I cycle to work/);
+    await using restarted = await spawnStdioHost(cached, home, models);
+    const recalled2 = await restarted.callTool("svc_recall", { query: "cycle to work" });
+    assert.match(recalled2, /I cycle to work/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(home, { recursive: true });
