@@ -243,12 +243,11 @@ export class NamespaceCache {
       if (this.#total <= this.#budget) break;
       if (ns !== keep && this.#residents.size > 1) this.forget(ns);
     }
-    const total = this.#total;
-    if (total > this.#budget && keep && !this.#oversized.has(keep)) {
+    if (this.#total > this.#budget && keep && !this.#oversized.has(keep)) {
       this.#oversized.add(keep);
       this.#logger.warn("a namespace of the vector index needs more memory than its budget", {
         namespace: keep,
-        needed_mb: Math.ceil(total / 1024 / 1024),
+        needed_mb: Math.ceil(this.#total / 1024 / 1024),
         budget_mb: Math.floor(this.#budget / 1024 / 1024),
       });
     }

@@ -450,10 +450,10 @@ export class BlindMemory {
   #sameLast(last: LogRecord, records: LogRecord[], seq: number): LogRecord[] {
     if (records.length === 0) return records; // held back: nothing to take
     const [first] = records;
-    const same = first?.seq === last.seq && first.id === last.id &&
+    const same = first.seq === last.seq && first.id === last.id &&
       first.sealed === last.sealed && first.erased_at === last.erased_at;
     if (same) return records.slice(1);
-    const erased = first?.seq !== last.seq && last.sealed !== undefined &&
+    const erased = first.seq !== last.seq && last.sealed !== undefined &&
       (records.at(-1)!.seq < seq || records.some((r) => r.id === last.id && !r.sealed));
     if (erased) return records;
     throw new SvcError(

@@ -58,7 +58,10 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
     owner: string,
     options: ReadOptions & { newest?: boolean } = {},
   ): Promise<NamespaceCount[]> {
-    const counts = await vectors.namespaces(owner, options);
+    const counts = await vectors.namespaces(owner, {
+      signal: options.signal,
+      newest: options.newest,
+    });
     const dueAll = await records.due(now(), EXPIRED_UNCOUNTED);
     // Past the bound, this owner's expired memories may be among those not read: no newest time
     // of the store's is trusted (it may be an expired memory's).

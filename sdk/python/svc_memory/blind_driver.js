@@ -8338,12 +8338,11 @@ var NamespaceCache = class {
       if (this.#total <= this.#budget) break;
       if (ns !== keep && this.#residents.size > 1) this.forget(ns);
     }
-    const total = this.#total;
-    if (total > this.#budget && keep && !this.#oversized.has(keep)) {
+    if (this.#total > this.#budget && keep && !this.#oversized.has(keep)) {
       this.#oversized.add(keep);
       this.#logger.warn("a namespace of the vector index needs more memory than its budget", {
         namespace: keep,
-        needed_mb: Math.ceil(total / 1024 / 1024),
+        needed_mb: Math.ceil(this.#total / 1024 / 1024),
         budget_mb: Math.floor(this.#budget / 1024 / 1024)
       });
     }
@@ -29063,9 +29062,9 @@ var BlindMemory = class _BlindMemory {
   #sameLast(last, records, seq) {
     if (records.length === 0) return records;
     const [first] = records;
-    const same = first?.seq === last.seq && first.id === last.id && first.sealed === last.sealed && first.erased_at === last.erased_at;
+    const same = first.seq === last.seq && first.id === last.id && first.sealed === last.sealed && first.erased_at === last.erased_at;
     if (same) return records.slice(1);
-    const erased = first?.seq !== last.seq && last.sealed !== void 0 && (records.at(-1).seq < seq || records.some((r) => r.id === last.id && !r.sealed));
+    const erased = first.seq !== last.seq && last.sealed !== void 0 && (records.at(-1).seq < seq || records.some((r) => r.id === last.id && !r.sealed));
     if (erased) return records;
     throw new SvcError("conflict", `The log of namespace "${this.namespace}" no longer holds record ${last.seq} as this device read it: the relayer went back and took other memories in its place (a restore from a backup?). Nothing was changed`);
   }
