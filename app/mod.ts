@@ -309,27 +309,27 @@ export async function openBackends(
   links: { sidecar?: SidecarLink; offlineReindex?: boolean } = {},
 ): Promise<Backends> {
   await makeDataDir(config.dataDir);
-  if (config.store.kind === "embedded") {
-    await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
-  }
-  const fresh = config.store.kind === "embedded" && await holdsNothingYet(config.dataDir);
-  const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
-  const chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
-  // From here on, the embedder is the one chosen: what the log and errors advise names it.
-  config = { ...config, embedder: chosen.config };
+  const doing = links.offlineReindex ? "reindex" : "start the relayer";
+  if (config.store.kind === "embedded") await checkNotMoved(config.dataDir, doing);
   const opened = new OpenedParts();
-  opened.closeEmbedder = chosen.close;
-  const llm = await openLlm(config.llm);
-  const database = opened.database = await openDatabase(config, logger);
-  // What an earlier version left, in this version's form before the stores open.
-  const localBlobs = config.blobStore.kind === "sqlite";
-  await upgrade({ dataDir: config.dataDir, secret, database, logger, localBlobs });
-  // One relayer per data directory, unless the index is in the shared database.
-  opened.lock = config.vectorStore.kind === "memory" || database
-    ? undefined
-    : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
-  let stores;
+  // One relayer per data directory, unless the index is in the shared database: taken before
+  // anything in the directory changes (the upgrades), so a relayer serving from it keeps it.
+  if (config.vectorStore.kind !== "memory" && config.store.kind === "embedded") {
+    opened.lock = await lockIndex(config.dataDir, doing);
+  }
+  let secret, chosen, llm, database, stores;
   try {
+    const fresh = config.store.kind === "embedded" && await holdsNothingYet(config.dataDir);
+    secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
+    chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
+    // From here on, the embedder is the one chosen: what the log and errors advise names it.
+    config = { ...config, embedder: chosen.config };
+    opened.closeEmbedder = chosen.close;
+    llm = await openLlm(config.llm);
+    database = opened.database = await openDatabase(config, logger);
+    // What an earlier version left, in this version's form before the stores open.
+    const localBlobs = config.blobStore.kind === "sqlite";
+    await upgrade({ dataDir: config.dataDir, secret, database, logger, localBlobs });
     stores = await openStores({ config, secret, database, chosen, logger, links }, opened);
   } catch (error) {
     // A start refused (another embedder, a held lock) leaves nothing open.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createLogger, silentLogger } from "@svc/relayer/kit";
-import { openBackends, readConfig } from "./mod.ts";
+import { lockIndex, openBackends, readConfig } from "./mod.ts";
 
 /** How many of `values` the files of the database at `path` hold. */
 async function held(path: string, values: string[]): Promise<number> {
@@ -73,6 +73,33 @@ Deno.test("composition: a start seals what an earlier version kept in clear in j
     assert.equal((await start()).length, 1);
     assert.equal(await held(path, ["oncology-notes", "dermatology"]), 0);
     assert.deepEqual(await start(), [], "once");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: a start beside a relayer holding the directory changes nothing in it", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    // What an earlier version kept in clear, which a start's upgrades seal.
+    const path = `${dataDir}/jobs.kv`;
+    const kv = await Deno.openKv(path);
+    await kv.set(["expiry", 5, "m1"], { owner: "0xfeedbeef", namespace: "dermatology" });
+    kv.close();
+    // An older relayer serving from the directory holds its index lock.
+    const serving = await lockIndex(dataDir, "start the relayer");
+    try {
+      await assert.rejects(
+        openBackends(configOf(dataDir), silentLogger),
+        /another process holds the vector index/,
+      );
+      assert.equal(await held(path, ["dermatology"]), 1, "the upgrades ran");
+    } finally {
+      serving.release();
+    }
+    const backends = await openBackends(configOf(dataDir), silentLogger);
+    await backends.close();
+    assert.equal(await held(path, ["dermatology"]), 0);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
