@@ -95,8 +95,11 @@ async function moveOut(inside: string, path: string, logger?: Logger) {
     if ((await readKey(path)).toHex() !== key.toHex()) {
       throw new SvcError(
         "conflict",
-        `Cannot open the data directory: its ${INSIDE} differs from the key file ${path}. Keep ` +
-          `the one the data was written under (set SVC_MASTER_KEY_FILE to it) and remove the other.`,
+        `Cannot open the data directory: its ${INSIDE} differs from the key file ${path}, where ` +
+          `an earlier start moved its key. A ${INSIDE} made since is most likely an older ` +
+          `version's, started on this directory: remove it, and the keys.kv and index.kv that ` +
+          `version wrote (what it stored is lost; see "Going back" in docs/setup.md). If you put ` +
+          `this ${INSIDE} back on purpose, set SVC_MASTER_KEY_FILE to it and remove the other.`,
       );
     }
   } else {

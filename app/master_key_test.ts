@@ -50,9 +50,13 @@ Deno.test("a master.key inside the data directory moves out at the next start, o
     assert.deepEqual(lines.map((line) => JSON.parse(line).file), [file]);
     assert.equal((await loadMasterKey(data, source, logger)).toHex(), key);
     assert.equal(lines.length, 1, "said once");
-    // A master.key put back that differs from the key file is refused, not picked.
+    // A master.key put back that differs from the key file is refused, not picked; the likely
+    // cause (an older version started on the directory) and its fix are named.
     await Deno.writeTextFile(`${data}/master.key`, "cd".repeat(32) + "\n");
-    await assert.rejects(loadMasterKey(data, source), /master\.key differs from the key file/);
+    await assert.rejects(
+      loadMasterKey(data, source),
+      /master\.key differs from the key file .*older version's.*remove it, and the keys\.kv/,
+    );
   });
 });
 
