@@ -310,12 +310,17 @@ export async function openBackends(
 ): Promise<Backends> {
   await makeDataDir(config.dataDir);
   const doing = links.offlineReindex ? "reindex" : "start the relayer";
-  if (config.store.kind === "embedded") await checkNotMoved(config.dataDir, doing);
   const opened = new OpenedParts();
-  // One relayer per data directory, unless the index is in the shared database: taken before
-  // anything in the directory changes (the upgrades), so a relayer serving from it keeps it.
-  if (config.vectorStore.kind !== "memory" && config.store.kind === "embedded") {
+  if (config.store.kind === "embedded") {
+    // One relayer per data directory (a database is shared): taken before anything in the
+    // directory is read or changed (the upgrades), so a relayer serving from it keeps it.
     opened.lock = await lockIndex(config.dataDir, doing);
+    try {
+      await checkNotMoved(config.dataDir, doing);
+    } catch (error) {
+      opened.lock.release();
+      throw error;
+    }
   }
   let secret, chosen, llm, database, stores;
   try {

@@ -14,12 +14,13 @@ async function held(path: string, values: string[]): Promise<number> {
 }
 
 /** A relayer's configuration on `dataDir`, without models. */
-function configOf(dataDir: string) {
+function configOf(dataDir: string, env: Record<string, string> = {}) {
   const result = readConfig({
     SVC_DATA_DIR: dataDir,
     SVC_MASTER_KEY: "ab".repeat(32),
     SVC_EMBEDDER: "lexical",
     SVC_LLM: "none",
+    ...env,
   });
   assert.ok(result.ok);
   return result.config;
@@ -79,28 +80,29 @@ Deno.test("composition: a start seals what an earlier version kept in clear in j
 });
 
 Deno.test("composition: a start beside a relayer holding the directory changes nothing in it", async () => {
-  const dataDir = await Deno.makeTempDir();
-  try {
-    // What an earlier version kept in clear, which a start's upgrades seal.
-    const path = `${dataDir}/jobs.kv`;
-    const kv = await Deno.openKv(path);
-    await kv.set(["expiry", 5, "m1"], { owner: "0xfeedbeef", namespace: "dermatology" });
-    kv.close();
-    // An older relayer serving from the directory holds its index lock.
-    const serving = await lockIndex(dataDir, "start the relayer");
+  // The index in memory too: the directory's other files are the relayer's all the same.
+  for (const store of ["encrypted", "memory"]) {
+    const dataDir = await Deno.makeTempDir();
     try {
-      await assert.rejects(
-        openBackends(configOf(dataDir), silentLogger),
-        /another process holds the vector index/,
-      );
-      assert.equal(await held(path, ["dermatology"]), 1, "the upgrades ran");
+      // What an earlier version kept in clear, which a start's upgrades seal.
+      const path = `${dataDir}/jobs.kv`;
+      const kv = await Deno.openKv(path);
+      await kv.set(["expiry", 5, "m1"], { owner: "0xfeedbeef", namespace: "dermatology" });
+      kv.close();
+      const config = configOf(dataDir, { SVC_VECTOR_STORE: store });
+      // An older relayer serving from the directory holds its index lock.
+      const serving = await lockIndex(dataDir, "start the relayer");
+      try {
+        await assert.rejects(openBackends(config, silentLogger), /another process holds/);
+        assert.equal(await held(path, ["dermatology"]), 1, `the upgrades ran (${store})`);
+      } finally {
+        serving.release();
+      }
+      const backends = await openBackends(config, silentLogger);
+      await backends.close();
+      assert.equal(await held(path, ["dermatology"]), 0);
     } finally {
-      serving.release();
+      await Deno.remove(dataDir, { recursive: true });
     }
-    const backends = await openBackends(configOf(dataDir), silentLogger);
-    await backends.close();
-    assert.equal(await held(path, ["dermatology"]), 0);
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
   }
 });

@@ -96,22 +96,17 @@ function unmovableText(unmovable: string[]): string {
 
 /** `svc migrate-store --to sqlite`: an earlier version's blob files into `blobs/blobs.sqlite`. */
 async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
-  const lock = await lockIndex(dataDir, "move the blobs");
-  try {
-    const result = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
-    const { moved = 0, unmovable = [] } = result ?? {};
-    return {
-      json: { status: "moved", blobs: moved, unmovable, dataDir },
-      text: result === null
-        ? `No blob files in ${dataDir}/blobs: nothing to move.`
-        : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
-          (moved === 0 && unmovable.length === 0 ? " (none were left to move)" : "") +
-          " and deleted their files. " + unmovableText(unmovable) +
-          "Start the relayer without SVC_BLOB_STORE (or with SVC_BLOB_STORE=sqlite).",
-    };
-  } finally {
-    lock.release();
-  }
+  const result = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
+  const { moved = 0, unmovable = [] } = result ?? {};
+  return {
+    json: { status: "moved", blobs: moved, unmovable, dataDir },
+    text: result === null
+      ? `No blob files in ${dataDir}/blobs: nothing to move.`
+      : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
+        (moved === 0 && unmovable.length === 0 ? " (none were left to move)" : "") +
+        " and deleted their files. " + unmovableText(unmovable) +
+        "Start the relayer without SVC_BLOB_STORE (or with SVC_BLOB_STORE=sqlite).",
+  };
 }
 
 /** `svc migrate-store --to TARGET`. */
@@ -123,50 +118,64 @@ export async function runMigrateStore(
   }
   const dataDir = env.SVC_DATA_DIR ?? "./data";
   await checkDataDir(dataDir);
+  // The relayer stopped: nothing else reads or writes the data directory meanwhile (its master
+  // key may be moved out of it first).
+  const lock = await lockIndex(
+    dataDir,
+    to === "sqlite" ? "move the blobs" : "copy the data directory",
+  );
+  try {
+    return await migrate(to, dataDir, env, stderr);
+  } finally {
+    lock.release();
+  }
+}
+
+/** `runMigrateStore`'s work, under the data directory's lock. */
+async function migrate(
+  to: "postgres" | "sqlite",
+  dataDir: string,
+  env: Invocation["io"]["env"],
+  stderr: Invocation["io"]["stderr"],
+): Promise<Output> {
   const { key: masterKey, file: keyFile } = await masterKeyOf(dataDir, env);
   if (to === "sqlite") return await moveBlobs(dataDir, masterKey);
   const config = configOf({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
   if (config.store.kind !== "postgres") throw new UsageError("migrate-store needs SVC_STORE");
-  // The relayer stopped: nothing else writes the data directory meanwhile.
-  const lock = await lockIndex(dataDir, "copy the data directory");
   const terminal = stderr.isTerminal();
   let bar: ProgressBar | undefined;
   let barPhase = "";
+  const database = await Database.open({ url: config.store.url, pool: 4 });
   try {
-    const database = await Database.open({ url: config.store.url, pool: 4 });
-    try {
-      const summary = await migrateStore({
-        config,
-        database,
-        secret: Uint8Array.fromHex(masterKey),
-        onProgress({ phase, done, total }) {
-          if (phase !== barPhase) {
-            bar?.finish();
-            bar = new ProgressBar(stderr, phase.padEnd(10), { unit: PHASE_UNITS[phase] });
-            barPhase = phase;
-          }
-          bar!.update(done, total);
-        },
-        onPhase(phase, count, skipped) {
+    const summary = await migrateStore({
+      config,
+      database,
+      secret: Uint8Array.fromHex(masterKey),
+      onProgress({ phase, done, total }) {
+        if (phase !== barPhase) {
           bar?.finish();
-          bar = undefined;
-          barPhase = "";
-          // Without a terminal (logs, pipes), a line per phase instead of a bar.
-          if (!terminal) {
-            const what = skipped ? "copied by an earlier run" : "copied";
-            writeLine(stderr, `migrate-store: ${phase}: ${count} ${PHASE_UNITS[phase]} ${what}`);
-          }
-        },
-      });
-      return {
-        json: { status: summary.done ? "already copied" : "copied", ...summary, dataDir },
-        text: describe(summary, env.SVC_MASTER_KEY ? undefined : keyFile, dataDir),
-      };
-    } finally {
-      bar?.finish();
-      await database.close();
-    }
+          bar = new ProgressBar(stderr, phase.padEnd(10), { unit: PHASE_UNITS[phase] });
+          barPhase = phase;
+        }
+        bar!.update(done, total);
+      },
+      onPhase(phase, count, skipped) {
+        bar?.finish();
+        bar = undefined;
+        barPhase = "";
+        // Without a terminal (logs, pipes), a line per phase instead of a bar.
+        if (!terminal) {
+          const what = skipped ? "copied by an earlier run" : "copied";
+          writeLine(stderr, `migrate-store: ${phase}: ${count} ${PHASE_UNITS[phase]} ${what}`);
+        }
+      },
+    });
+    return {
+      json: { status: summary.done ? "already copied" : "copied", ...summary, dataDir },
+      text: describe(summary, env.SVC_MASTER_KEY ? undefined : keyFile, dataDir),
+    };
   } finally {
-    lock.release();
+    bar?.finish();
+    await database.close();
   }
 }

@@ -5,6 +5,7 @@ import { Database } from "../../plugins/postgres/database.ts";
 import { startRelayer, svcCli } from "../relayer_process.ts";
 import { taskCommand } from "../task_flags.ts";
 import { addressOf, keyPairFromSeed } from "@svc/util/keys";
+import { lockIndex } from "@svc/app";
 
 const MASTER_KEY = "ab".repeat(32);
 
@@ -77,6 +78,30 @@ Deno.test("svc reindex and migrate-store --to sqlite make no data directory of a
     assert.deepEqual(await Array.fromAsync(Deno.readDir(dataDir)), [], "nothing written");
   } finally {
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("svc migrate-store beside a relayer holding the directory moves nothing, its master key neither", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const keysDir = await Deno.makeTempDir();
+  try {
+    (await Deno.openKv(`${dataDir}/jobs.kv`)).close();
+    await Deno.writeTextFile(`${dataDir}/master.key`, "cd".repeat(32) + "\n", { mode: 0o600 });
+    // A relayer serving from the directory (here, this process) holds its index lock.
+    const serving = await lockIndex(dataDir, "start the relayer");
+    try {
+      await assert.rejects(
+        svcCli(dataDir, ["migrate-store", "--to", "sqlite"], { SVC_KEYS_DIR: keysDir }),
+        /exited 1: .*Cannot move the blobs: another process holds the vector index/s,
+      );
+    } finally {
+      serving.release();
+    }
+    assert.ok((await Deno.stat(`${dataDir}/master.key`)).isFile, "the master key was moved");
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(keysDir)), []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(keysDir, { recursive: true });
   }
 });
 
