@@ -310,21 +310,15 @@ export async function openBackends(
 ): Promise<Backends> {
   await makeDataDir(config.dataDir);
   const doing = links.offlineReindex ? "reindex" : "start the relayer";
+  const embedded = config.store.kind === "embedded";
   const opened = new OpenedParts();
-  if (config.store.kind === "embedded") {
-    // One relayer per data directory (a database is shared): taken before anything in the
-    // directory is read or changed (the upgrades), so a relayer serving from it keeps it.
-    opened.lock = await lockIndex(config.dataDir, doing);
-    try {
-      await checkNotMoved(config.dataDir, doing);
-    } catch (error) {
-      opened.lock.release();
-      throw error;
-    }
-  }
+  // One relayer per data directory (a database is shared): taken before anything in the
+  // directory is read or changed (the upgrades), so a relayer serving from it keeps it.
+  if (embedded) opened.lock = await lockIndex(config.dataDir, doing);
   let secret, chosen, llm, database, stores;
   try {
-    const fresh = config.store.kind === "embedded" && await holdsNothingYet(config.dataDir);
+    if (embedded) await checkNotMoved(config.dataDir, doing);
+    const fresh = embedded && await holdsNothingYet(config.dataDir);
     secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
     chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
     // From here on, the embedder is the one chosen: what the log and errors advise names it.

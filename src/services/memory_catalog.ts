@@ -63,23 +63,20 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
       newest: options.newest,
     });
     const dueAll = await records.due(now(), EXPIRED_UNCOUNTED);
-    // Past the bound, this owner's expired memories may be among those not read: no newest time
-    // of the store's is trusted (it may be an expired memory's).
-    const listed = dueAll.length < EXPIRED_UNCOUNTED
-      ? counts
-      : counts.map(({ namespace, count }) => ({ namespace, count }));
     const due = dueAll.filter((e) => e.owner === owner);
-    if (due.length === 0) return listed;
     const expired = new Map<string, number>();
     for (const [namespace, expiries] of Map.groupBy(due, (e) => e.namespace)) {
       const index = await lexicon.namespace(owner, namespace);
       expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
     }
-    // A namespace with expired memories is listed without its newest time: that may be theirs.
-    return listed
-      .map((entry) => {
-        const gone = expired.get(entry.namespace) ?? 0;
-        return gone ? { namespace: entry.namespace, count: entry.count - gone } : entry;
+    // The store's newest time may be an expired memory's: it is kept only where none awaits the
+    // sweep, as far as the expiries read tell (past their bound, nowhere).
+    const sure = dueAll.length < EXPIRED_UNCOUNTED;
+    return counts
+      .map(({ namespace, count, newest }) => {
+        const gone = expired.get(namespace) ?? 0;
+        const kept = sure && !gone && newest !== undefined;
+        return { namespace, count: count - gone, ...(kept && { newest }) };
       })
       .filter(({ count }) => count > 0);
   }
