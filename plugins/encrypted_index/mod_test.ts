@@ -641,3 +641,28 @@ Deno.test("encrypted index: a namespace evicted during its own write and read ag
   assert.deepEqual(await inA(), ["r1", "r2"]);
   await store.close();
 });
+
+Deno.test("encrypted index: a write that fails after its first chunk counts what that chunk added to memory", async () => {
+  await using temp = await tempDir();
+  const file = await SqliteBlockStorage.open(`${temp.dir}/index.sqlite`);
+  let locates = 0;
+  const storage = altered(file, {
+    locate(ids) {
+      if (++locates === 2) return Promise.reject(new Error("the disk went away"));
+      return file.locate(ids);
+    },
+  });
+  const options = { secret, model: "test-model", dimensions: 8, soleWriter: true };
+  const store = await EncryptedVectorStore.open({ storage, ...options });
+  const rows = Array.from({ length: 200 }, (_, i) => row(`r${i}`, i % 8));
+  await assert.rejects(store.upsert(rows));
+  // What the first chunk of 128 wrote stays written, and in memory, counted whole.
+  assert.equal(await store.count(), 128);
+  const reference = await EncryptedVectorStore.open({
+    path: `${temp.dir}/reference.sqlite`,
+    ...options,
+  });
+  await reference.upsert(rows.slice(0, 128));
+  assert.deepEqual(store.memoryStats(), reference.memoryStats());
+  await Promise.all([store.close(), reference.close()]);
+});
