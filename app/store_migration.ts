@@ -3,7 +3,9 @@
  * database, as it is, without re-encrypting anything (the relayer stopped; the CLI holds the
  * data directory's `index.lock`). Phases, in order, each recorded in the database once finished
  * (`ImportProgress`) and skipped when the copy runs again; a phase cut short is run again whole,
- * its inserts idempotent, so nothing is duplicated:
+ * its inserts idempotent, so nothing is duplicated. The data directory is marked while the copy
+ * is under way and once it is done (`moved.ts`): neither is served, so a copy resumed misses
+ * nothing:
  *
  * - `ledger`: accounts and delegate keys (`ledger.kv`);
  * - `keys`: the local cipher's wrapped data keys (`keys.sqlite`), wrapped bytes as they are;
@@ -15,6 +17,7 @@
  * - `jobs`: job records with their sealed texts and saved ciphertexts, and dead letters;
  * - `lifecycle`: erased memories and the expiry schedule;
  * - `access_log`: the sealed access-log records;
+ * - `blind`: operator-blind namespaces, their logs and wrapped content keys as they are;
  * - `replay`: replay claims still alive.
  *
  * `svc migrate-store --to sqlite` moves the blob files of an earlier version into the data
@@ -43,7 +46,7 @@ import {
 import { type StateKey, SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
-import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
+import { markMoved, markMoving, MOVED_FILE, MOVING_FILE, onDay, readMark } from "./moved.ts";
 import { KvStateStore } from "@svc/denokv";
 import { JobSeal, liveClaims, StateLifecycleRecords } from "@svc/relayer/stored";
 import { deadLetters, storedJobs } from "./job_export.ts";
@@ -61,6 +64,7 @@ export const PHASE_UNITS: Record<Phase, string> = {
   jobs: "jobs",
   lifecycle: "records",
   access_log: "records",
+  blind: "records",
   replay: "claims",
 };
 
@@ -141,9 +145,10 @@ async function checkSource(config: Config): Promise<string | null> {
 }
 
 /**
- * Records in `database` that a copy of `dir` begins, or (`resumed`) checks that the copy it holds
- * was begun from `dir`: a directory copied elsewhere before, a database that holds state (or was
- * set up under another master key) are refused.
+ * Records in `database` that a copy of `dir` begins, and marks `dir` as being copied; or
+ * (`resumed`) checks that the copy it holds was begun from `dir` as it is: a directory copied
+ * elsewhere before, served since the copy began (its mark gone), or a database that holds state
+ * (or was set up under another master key) are refused. Resolves to the copy's id.
  */
 async function beginCopy(
   dir: string,
@@ -151,24 +156,30 @@ async function beginCopy(
   secret: Uint8Array<ArrayBuffer>,
   progress: ImportProgress,
   resumed: boolean,
-): Promise<void> {
-  const source = await copySource(secret, await Deno.realPath(dir));
+): Promise<string> {
+  // The copy is of this directory, as marked when the copy began (`markMoving`).
+  const source = (copy: string) =>
+    Deno.realPath(dir).then((path) => copySource(secret, `${path}\n${copy}`));
+  const doing = "copy the data directory";
   if (resumed) {
-    if (await progress.resumes(source)) return;
+    const copy = (await readMark(dir, MOVING_FILE, doing) ?? await readMark(dir, MOVED_FILE, doing))
+      ?.copy;
+    if (copy && await progress.resumes(await source(copy))) return copy;
     throw new SvcError(
       "conflict",
-      `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
-        "(or under another master key; a directory moved since counts as another); finish it " +
-        "from that one, or copy into a new, empty database",
+      `Cannot copy ${dir}: the copy this database holds was not begun from this data directory ` +
+        `as it is (another directory or master key, or ${MOVING_FILE} deleted to serve this one ` +
+        "since); finish it from the directory it was begun from, or copy into a new, empty " +
+        "database",
     );
   }
   // Copied before, into a database that holds no copy begun from it (another, or one emptied
   // since): a second copy would bring back there what was erased in the first since.
-  const when = await movedOn(dir, "copy the data directory");
-  if (when !== undefined) {
+  const moved = await readMark(dir, MOVED_FILE, doing);
+  if (moved) {
     throw new SvcError(
       "conflict",
-      `Cannot copy ${dir}: it was copied into PostgreSQL already${when}, into another ` +
+      `Cannot copy ${dir}: it was copied into PostgreSQL already${onDay(moved)}, into another ` +
         "database; serve that one. To copy it again all the same (the first copy's erases " +
         `since do not reach it), delete ${dir}/${MOVED_FILE}`,
     );
@@ -191,7 +202,10 @@ async function beginCopy(
         "this data directory's key",
     );
   });
-  await progress.begin(source);
+  // Marked first: the directory is not served while the database holds part of a copy.
+  const copy = await markMoving(dir);
+  await progress.begin(await source(copy));
+  return copy;
 }
 
 /** Copies the data directory of `options.config` into `options.database`; see the module doc. */
@@ -204,7 +218,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const progress = await ImportProgress.open(database);
   const finished = await progress.finished();
   const resumed = finished.has("started");
-  await beginCopy(dir, database, secret, progress, resumed);
+  const copy = await beginCopy(dir, database, secret, progress, resumed);
   const steps = phaseSteps(options, index);
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
   let done = true;
@@ -222,7 +236,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
     await progress.finish(phase, copied[phase]);
     options.onPhase?.(phase, copied[phase], false);
   }
-  await markMoved(dir);
+  await markMoved(dir, copy);
   return { copied, resumed, done, index };
 }
 
@@ -260,6 +274,9 @@ function phaseSteps(
       }),
     access_log: (tell) =>
       jobsKv((state) => copyState(state, database, [["access_log"], ["access_log_logs"]], tell)),
+    // Operator-blind namespaces: their logs, wrapped keys and sealed names (`BlindLog`).
+    blind: (tell) =>
+      jobsKv((state) => copyState(state, database, [["blind"], ["blind-names"]], tell)),
     replay: (tell) =>
       jobsKv((state) => {
         const now = Date.now();

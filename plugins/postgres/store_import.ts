@@ -34,6 +34,7 @@ export const COPY_PHASES = [
   "jobs",
   "lifecycle",
   "access_log",
+  "blind",
   "replay",
 ] as const;
 

@@ -2,10 +2,12 @@
  * `svc migrate-store --to postgres` as an operator runs it: a data directory written by a real
  * relayer (embedded), the relayer stopped, the copy interrupted by SIGKILL and run again, then a
  * relayer on PostgreSQL that serves the same memories, ranked the same, with the erased one
- * still erased and the access log there.
+ * still erased, the access log and the operator-blind namespace there.
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
+import { BlindMemory } from "../../src/client/blind.ts";
+import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { LEDGER_PREFIX } from "../../plugins/postgres/ledger.ts";
@@ -33,6 +35,16 @@ async function allIds(client: SvcClient): Promise<string[]> {
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return ids;
+}
+
+/** A device of the operator-blind namespace "private", with no cache: it reads the whole log. */
+function blindDevice(baseUrl: string, privateKey: string): Promise<BlindMemory> {
+  return BlindMemory.open({
+    baseUrl,
+    privateKey,
+    embedder: new LexicalEmbedder(),
+    namespace: "private",
+  });
 }
 
 async function rankings(client: SvcClient): Promise<string[][]> {
@@ -102,6 +114,13 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     const ranked = await rankings(client);
     const log = await client.accessLog({ limit: 100 });
     assert.ok(log.entries.length > 0);
+    // An operator-blind namespace, one of its memories forgotten.
+    const device = await blindDevice(relayer.url, privateKey);
+    await device.enable();
+    const [kept, forgotten] = await device.remember([{ text: "My PIN is 2468" }, {
+      text: "My old PIN was 1357",
+    }]);
+    await device.forget(forgotten);
     await relayer.stop();
 
     // --- The copy, cut short, then run again to the end.
@@ -122,6 +141,11 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     );
     const seen = await interruptedCopy(dataDir, env);
     assert.match(seen, /migrate-store: ledger: 1 accounts copied/);
+    // Not served while the copy is unfinished: a resumed copy would miss what changed.
+    await assert.rejects(
+      startRelayer(dataDir, EMBEDDER),
+      /Cannot start the relayer on .*: svc migrate-store began copying it into PostgreSQL on \d{4}-\d\d-\d\d and has not finished; run it again/,
+    );
     const probe = await Database.open({ url: db.url, pool: 1, migrate: false });
     try {
       const phases = (await probe.sql`select phase from svc_migrate_store_progress`)
@@ -136,16 +160,17 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     await new Deno.Command("cp", { args: ["-a", dataDir, otherDir] }).output();
     await assert.rejects(
       svcCli(otherDir, ["migrate-store", "--to", "postgres"], env),
-      /exited 1: .*the copy this database holds was begun from another data directory/,
+      /exited 1: .*the copy this database holds was not begun from this data directory as it is/,
     );
     await Deno.remove(otherDir, { recursive: true });
-    // A copy begun by a version that kept no source is taken as the first resumer's.
-    const older = await Database.open({ url: db.url, pool: 1, migrate: false });
-    try {
-      await older.sql`update svc_migrate_store_progress set source = null`;
-    } finally {
-      await older.close();
-    }
+    // Nor once its mark was deleted to serve it again: it may differ from what was copied.
+    const mark = `${dataDir}/moving-to-postgres.json`;
+    await Deno.rename(mark, `${mark}.aside`);
+    await assert.rejects(
+      svcCli(dataDir, ["migrate-store", "--to", "postgres"], env),
+      /exited 1: .*the copy this database holds was not begun from this data directory as it is/,
+    );
+    await Deno.rename(`${mark}.aside`, mark);
     // Nothing serves, or writes into, a database whose copy has not finished.
     const id = (await Deno.readTextFile(`${dataDir}/svc.id`)).trim();
     const masterKey = (await Deno.readTextFile(`${TEST_KEYS_DIR}/${id}.key`)).trim();
@@ -196,7 +221,7 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
         (select count(distinct memory_id)::int from svc_index_ids) as located,
         (select count(*)::int from svc_index_ids) as ids,
         (select source from svc_migrate_store_progress where phase = 'started') as source`;
-      assert.match(counts.source, /^[0-9a-f]{32}$/, "the resumed copy took its source");
+      assert.match(counts.source, /^[0-9a-f]{32}$/, "the copy names its source, hashed");
       assert.equal(counts.accounts, 1);
       assert.equal(counts.blobs, summary.copied.blobs);
       assert.equal(counts.ids, counts.located);
@@ -222,6 +247,10 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     const movedLog = await moved.accessLog({ limit: 200 });
     const movedIds = new Set(movedLog.entries.map((e) => JSON.stringify(e)));
     for (const entry of log.entries) assert.ok(movedIds.has(JSON.stringify(entry)));
+    // The operator-blind namespace came along, its forgotten memory still forgotten.
+    const movedDevice = await blindDevice(relayer.url, privateKey);
+    assert.deepEqual((await movedDevice.memories()).map((m) => m.id), [kept]);
+    await assert.rejects(moved.remember("in clear", { namespace: "private" }), /operator-blind/);
     // The keys work: a new memory is stored and found.
     const fresh = jobIdOf(await moved.remember("My bike is a green Brompton"));
     await moved.waitForJob(fresh);
