@@ -22,6 +22,7 @@ import {
   type StateEntry,
   type StateKey,
   type StateStore,
+  writeInBatches,
 } from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
@@ -53,6 +54,8 @@ export interface BlindHead {
   createdAt: number;
   /** Set while the namespace is erased: it takes nothing more, and reads as not blind. */
   erasing?: true;
+  /** While it is erased, once the memories its log held are listed: in how many parts. */
+  listed?: number;
   /** The entries the log holds (tombstones aside); absent in heads written before it was kept. */
   count?: number;
   /** The content key as the enabling client sealed it, if it did. */
@@ -105,6 +108,10 @@ const TAGS_KEPT = 10_000;
 const ATTEMPTS = 20;
 
 type Stored = { id: string; sealed?: Uint8Array; erased?: number };
+/** Memories a namespace's erase gives receipts for: their ids and sequence numbers. */
+type Listed = [string, number][];
+/** Memories listed in one state entry. */
+const LISTED_PART = 500;
 /** A memory's erase: its entry's sequence number, and when (Unix ms). */
 type Erase = { erased: number; at: number };
 /** A memory's place in the log: its entry's sequence number, or its erase. */
@@ -399,35 +406,73 @@ export class BlindLog {
   }
 
   /**
-   * Erases the namespace: its head is marked first, so it takes nothing more, then every entry,
-   * tombstone and wrapped key is deleted, and the head last. Run again after an interruption, it
-   * goes on. Resolves to a receipt for each memory the log still held; 404 when not blind.
+   * Erases the namespace: its head is marked first, so it takes nothing more, and the memories
+   * the log holds are listed beside it; then every entry, tombstone and wrapped key is deleted,
+   * and the list and the head last. Run again after an interruption, it goes on. Resolves to a
+   * receipt for each memory listed; 404 when not blind.
    */
   async eraseNamespace(owner: string, namespace: string): Promise<EraseReceipt[]> {
     const at = await this.#prefix(owner, namespace);
-    const head = await this.#marked(at);
+    const head = await this.#listed(at);
     const keys: StateKey[] = [];
-    const live: { id: string; seq: number }[] = [];
-    for await (const { key, value } of this.#state.list<Stored>({ prefix: at })) {
-      if (key[2] === "head") continue;
-      keys.push(key);
-      if (key[2] === "log" && value.sealed) live.push({ id: value.id, seq: key[3] as number });
+    const last: StateKey[] = [];
+    const live: Listed = [];
+    for await (const { key, value } of this.#state.list<Stored | Listed>({ prefix: at })) {
+      // A part past the list's end is another erase's, which finished meanwhile.
+      if (key[2] === "listed" && (key[3] as number) < head.value.listed!) {
+        live.push(...value as Listed);
+      }
+      if (key[2] !== "head") (key[2] === "listed" ? last : keys).push(key);
     }
-    keys.push((await this.#nameKey(owner, at)).key, head.key);
+    last.push((await this.#nameKey(owner, at)).key, head.key);
     // Each batch checks the head this erase marked: a namespace made again meanwhile (after
-    // another erase finished) keeps everything.
+    // another erase finished) keeps everything. The list goes with the head, in one batch.
     const room = STATE_LIMITS.batchWrites - 1;
-    for (let from = 0; from < keys.length; from += room) {
-      const batch = this.#state.batch().check(head.key, head.version);
-      for (const key of keys.slice(from, from + room)) batch.delete(key);
-      if (!await batch.commit()) break;
+    const batches = Array.from(
+      { length: Math.ceil(keys.length / room) },
+      (_, n) => keys.slice(n * room, (n + 1) * room),
+    );
+    for (const batch of [...batches, last]) {
+      const write = this.#state.batch().check(head.key, head.version);
+      for (const key of batch) write.delete(key);
+      if (!await write.commit()) break;
     }
     const erasedAt = this.#now();
     const receipts: EraseReceipt[] = [];
-    for (const { id, seq } of live) {
+    for (const [id, seq] of live) {
       receipts.push(await this.#receipt(owner, id, { erased: seq, at: erasedAt }));
     }
     return receipts;
+  }
+
+  /**
+   * The head at `at` marked as being erased, with the memories its log holds listed under
+   * `[...at, "listed", n]` (once: a head that says `listed` has its list); 404 when not blind.
+   */
+  async #listed(at: StateKey): Promise<StateEntry<BlindHead>> {
+    const head = await this.#marked(at);
+    if (head.value.listed !== undefined) return head;
+    const live: Listed = [];
+    for await (const { key, value } of this.#state.list<Stored>({ prefix: [...at, "log"] })) {
+      if (value.sealed) live.push([value.id, key[3] as number]);
+    }
+    const parts = Array.from(
+      { length: Math.ceil(live.length / LISTED_PART) },
+      (_, n) => live.slice(n * LISTED_PART, (n + 1) * LISTED_PART),
+    );
+    // The log changes no more: an erase running beside this one writes the same list.
+    await writeInBatches(
+      this.#state,
+      parts.entries(),
+      (batch, [n, part]) => batch.set([...at, "listed", n], part),
+      "",
+      { writesPerItem: 1, bytes: ([, part]) => part.length * 64 },
+    );
+    const listed = { ...head.value, listed: parts.length };
+    await this.#state.batch().check(head.key, head.version).set(head.key, listed).commit();
+    const now = await this.#state.get<BlindHead>(head.key);
+    if (now?.value.listed === undefined) throw now ? busy() : notBlind();
+    return now;
   }
 
   /** The head at `at` marked as being erased (it takes nothing more); 404 when not blind. */

@@ -2,7 +2,7 @@
  * The conformance suite of `BlindLog` over a `StateStore`: the largest append a route takes lands
  * in one batch, appends racing from two relayers all land, numbered once each, a retried append is
  * skipped, an erase leaves a tombstone, the owner's namespaces are listed with their counts,
- * and a namespace's erase stopped half-way goes on.
+ * and a namespace's erase stopped half-way goes on, with a receipt for every memory it held.
  */
 import assert from "node:assert/strict";
 import { timeOrderedId } from "../ids.ts";
@@ -14,12 +14,13 @@ import {
   MAX_BLIND_PAGE_BYTES,
 } from "../services/blind_log.ts";
 import { RelayerIdentity } from "../services/receipts.ts";
-import type { StateStore } from "../state/state_store.ts";
+import type { StateBatch, StateStore } from "../state/state_store.ts";
 
 /** Two relayers' handles on one store (the same one twice where there is one process). */
 export type SharedStates = { states: [StateStore, StateStore] } & Partial<AsyncDisposable>;
 
 const OWNER = "0x" + "b1".repeat(32);
+const SECRET = new Uint8Array(32).fill(9);
 const entries = (count: number, bytes: number) =>
   Array.from({ length: count }, () => ({ id: timeOrderedId(), sealed: new Uint8Array(bytes) }));
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
@@ -29,9 +30,8 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
   const test = (title: string, body: (logs: BlindLog[], state: StateStore) => Promise<void>) =>
     Deno.test(`${name}: ${title}`, async () => {
       const shared = await open();
-      const secret = new Uint8Array(32).fill(9);
-      const identity = await RelayerIdentity.fromSecret(secret);
-      const logs = shared.states.map((state) => new BlindLog(state, secret, identity));
+      const identity = await RelayerIdentity.fromSecret(SECRET);
+      const logs = shared.states.map((state) => new BlindLog(state, SECRET, identity));
       try {
         await logs[0].enable(OWNER, "ns", { model: "m" }, {
           publicKey: "ab".repeat(32),
@@ -126,5 +126,51 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
     for await (const _ of state.list({ prefix: ["blind-names"] })) left++;
     assert.equal(left, 0);
     assert.deepEqual(await log.namespaces(OWNER), []);
+  });
+
+  test(
+    "a namespace's erase cut short after its first deletes gives every receipt when run again",
+    async ([log], state) => {
+      const kept = entries(650, 10);
+      for (let at = 0; at < kept.length; at += MAX_BLIND_APPEND) {
+        await log.append(OWNER, "ns", kept.slice(at, at + MAX_BLIND_APPEND));
+      }
+      // A relayer whose store goes away after two batches of deletes (of 1,300 entries).
+      const cut = new BlindLog(
+        failingAfter(state, 2),
+        SECRET,
+        await RelayerIdentity.fromSecret(SECRET),
+      );
+      await assert.rejects(cut.eraseNamespace(OWNER, "ns"), /the store went away/);
+      await assert.rejects(log.append(OWNER, "ns", entries(1, 10)), /being erased/);
+      const receipts = await log.eraseNamespace(OWNER, "ns");
+      assert.deepEqual(receipts.map((r) => r.memory_id).sort(), ids(kept).sort());
+      let left = 0;
+      for await (const _ of state.list({ prefix: ["blind"] })) left++;
+      assert.equal(left, 0);
+    },
+  );
+}
+
+/** `state`, whose batches that delete fail once `deletes` of them have committed. */
+function failingAfter(state: StateStore, deletes: number): StateStore {
+  return new Proxy(state, {
+    get(target, key) {
+      if (key !== "batch") return Reflect.get(target, key).bind(target);
+      return () => {
+        const batch = target.batch();
+        let deleting = false;
+        const wrapped: StateBatch = {
+          check: (...args) => (batch.check(...args), wrapped),
+          set: (...args) => (batch.set(...args), wrapped),
+          delete: (...args) => (deleting = true, batch.delete(...args), wrapped),
+          commit: () => {
+            if (deleting && deletes-- <= 0) throw new Error("the store went away");
+            return batch.commit();
+          },
+        };
+        return wrapped;
+      };
+    },
   });
 }
