@@ -567,6 +567,35 @@ Deno.test("update stores a new version that every device takes in place of the o
   assert.deepEqual((await sealedIds(t)).sort(), [updated.id, other].sort());
 });
 
+Deno.test("of two updates of one memory at once, one lands; the other is refused and adds nothing", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  const [id] = await laptop.remember([{ text: FACTS[0] }]);
+  const phone = await device(t, caller);
+  await phone.sync();
+  const settled = await Promise.allSettled([
+    laptop.update(id, { text: "I am vegan now" }),
+    phone.update(id, { text: "I eat fish again" }),
+  ]);
+  const landed = settled.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
+  const refused = settled.flatMap((s) => s.status === "rejected" ? [s.reason as SvcError] : []);
+  assert.equal(landed.length, 1);
+  assert.equal(refused[0].code, "conflict");
+  assert.match(refused[0].message, /erased or updated meanwhile/);
+  assert.deepEqual(await sealedIds(t), [landed[0].id]);
+  const fresh = await device(t, caller);
+  assert.deepEqual((await fresh.memories()).map((m) => m.id), [landed[0].id]);
+  // An update erases: a key that may write but not erase may not update.
+  const writer = await t.addKey(caller, { scope: { operations: ["read", "write"] } });
+  await (await device(t, caller)).letIn(writer.key.publicKey);
+  await assert.rejects(
+    (await device(t, writer)).update(landed[0].id, { text: "changed" }),
+    (error: SvcError) => error.code === "forbidden" && /"erase" scope/.test(error.message),
+  );
+});
+
 Deno.test("the account's blind namespaces are listed with their counts; a scoped key sees its own", async () => {
   await using t = await startTestRelayer();
   const owner = await t.newCaller();

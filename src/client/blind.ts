@@ -596,9 +596,10 @@ export class BlindMemory {
 
   /**
    * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
-   * and syncs. The caller synced before.
+   * and syncs. The caller synced before. With `replaces` (one memory, its new version), that
+   * memory's entry is erased in the same write, and its receipt answers.
    */
-  async #append(memories: Sealable[]) {
+  async #append(memories: Sealable[], replaces?: string): Promise<EraseReceipt | undefined> {
     const opened = this.#opened!;
     const keyed = memories.map(({ id, supersedes: _, ...memory }) => ({
       ...memory,
@@ -619,10 +620,16 @@ export class BlindMemory {
         info: prepared[i].info,
       }, prepared[i].vector).toBase64(),
     }));
+    let receipt: EraseReceipt | undefined;
     for (const batch of appendBatches(entries)) {
-      await this.#json("POST", "/api/blind/entries", { namespace: this.namespace, entries: batch });
+      ({ receipt } = await this.#json<{ receipt?: EraseReceipt }>("POST", "/api/blind/entries", {
+        namespace: this.namespace,
+        entries: batch,
+        ...(replaces && { replaces }),
+      }));
     }
     await this.sync();
+    return receipt;
   }
 
   /**
@@ -677,8 +684,9 @@ export class BlindMemory {
     const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
     if (holder !== undefined && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
     const memory = this.#sealable(change.text, Date.now(), change.tags ?? old.tags, old.thread);
-    await this.#append([{ ...memory, supersedes: id }]);
-    return { id: memory.id, supersedes: id, receipt: await this.forget(id) };
+    // The old entry is erased in the same write: of two updates at once, one lands (409).
+    const receipt = await this.#append([{ ...memory, supersedes: id }], id);
+    return { id: memory.id, supersedes: id, receipt: receipt! };
   }
 
   /** The memories this device holds after a sync, newest first. */

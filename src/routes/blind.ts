@@ -16,7 +16,7 @@ import {
   MAX_BLIND_ENTRY_BYTES,
   WRAPPED_KEY_BYTES,
 } from "../services/blind_log.ts";
-import { allowsNamespace } from "../auth/scope.ts";
+import { allowsNamespace, requireOperation } from "../auth/scope.ts";
 import { anyKeySigned, type HandlerContext, route } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 
@@ -89,8 +89,15 @@ const ENTRY = object({
 const APPEND = object({
   namespace: namespace(),
   entries: array(ENTRY, { min: 1, max: MAX_BLIND_APPEND }),
+  replaces: memoryId({
+    description: "A memory the one entry is a new version of: erased in the same write (an " +
+      "update). 409 when it was erased or replaced meanwhile; needs the erase scope.",
+  }),
 }, {
-  check({ entries }) {
+  check({ entries, replaces }) {
+    if (replaces !== undefined && entries.length !== 1) {
+      throw new SvcError("bad_request", "An append that replaces a memory holds one entry");
+    }
     const bytes = entries.map(({ sealed }) => sealed.byteLength);
     if (bytes.some((size) => size > MAX_BLIND_ENTRY_BYTES)) {
       throw new SvcError(
@@ -313,9 +320,16 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
             "from a device that is (letIn)",
         );
       }
-      const seq = await log.append(caller.owner, body.namespace, body.entries);
-      touch(body.namespace, body.entries.map(({ id }) => id));
-      return jsonResponse(200, { namespace: body.namespace, seq });
+      const { namespace, entries, replaces } = body;
+      if (replaces === undefined) {
+        const seq = await log.append(caller.owner, namespace, entries);
+        touch(namespace, entries.map(({ id }) => id));
+        return jsonResponse(200, { namespace, seq });
+      }
+      requireOperation(caller, "erase");
+      const { seq, receipt } = await log.replace(caller.owner, namespace, entries[0], replaces);
+      touch(namespace, [entries[0].id, replaces]);
+      return jsonResponse(200, { namespace, seq, receipt });
     }, {
       signed: true,
       operations: ["write"],
@@ -330,11 +344,13 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         },
         responses: {
           200: {
-            description: "The head's new sequence number; ids the log holds are skipped.",
+            description: "The head's new sequence number; ids the log holds are skipped. With " +
+              "`replaces`, the replaced memory's erase receipt too.",
             example: { namespace: "private", seq: 13 },
           },
           403: { description: "The key is not let in to the namespace." },
-          404: { description: "Not operator-blind." },
+          404: { description: "Not operator-blind, or no such memory to replace." },
+          409: { description: "The memory to replace was erased or replaced meanwhile." },
         },
       },
     }),

@@ -345,6 +345,46 @@ export class BlindLog {
   }
 
   /**
+   * Appends `entry`, a new version of the memory `id`, and erases `id`'s entry in the same batch
+   * (a tombstone after it); resolves to the head's sequence number and the erase's receipt. Of two
+   * versions of one memory only one lands: 409 when `id` was erased or replaced meanwhile, and
+   * nothing is appended; 404 when the log never held it. Sent again once it landed, it answers
+   * the same receipt.
+   */
+  async replace(
+    owner: string,
+    namespace: string,
+    entry: BlindEntry,
+    id: string,
+  ): Promise<{ seq: number; receipt: EraseReceipt }> {
+    const at = await this.#prefix(owner, namespace);
+    let erase: Erase | undefined;
+    const seq = await this.#committed(at, async (head, batch) => {
+      const places = await this.#state.getMany<Place>([[...at, "id", entry.id], [...at, "id", id]]);
+      const [held, place] = places.map((found) => found?.value);
+      if (place === undefined) throw new SvcError("not_found", "No such memory");
+      if (held !== undefined && typeof place !== "number") {
+        erase = place; // landed already: this is the same replace sent again
+        return { seq: head.seq, added: 0 };
+      }
+      if (held !== undefined || typeof place !== "number") {
+        throw new SvcError(
+          "conflict",
+          `Cannot update memory ${id}: it was erased or updated meanwhile`,
+        );
+      }
+      erase = { erased: place, at: this.#now() };
+      const added: Stored = { id: entry.id, sealed: entry.sealed };
+      batch.set([...at, "log", head.seq + 1], added).set([...at, "id", entry.id], head.seq + 1)
+        .delete([...at, "log", place])
+        .set([...at, "id", id], erase satisfies Place)
+        .set([...at, "log", head.seq + 2], { id, erased: erase.at } satisfies Stored);
+      return { seq: head.seq + 2, added: 0 };
+    });
+    return { seq, receipt: await this.#receipt(owner, id, erase!) };
+  }
+
+  /**
    * The records after `after`, at most `limit` and about `MAX_BLIND_PAGE_BYTES`, oldest first, and
    * the head.
    */

@@ -128,6 +128,22 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
     assert.deepEqual(await log.namespaces(OWNER), []);
   });
 
+  test("a replace lands once: sent again it answers its receipt; a second one is refused", async ([log]) => {
+    const [old] = entries(1, 10);
+    await log.append(OWNER, "ns", [old]);
+    const [first, second] = entries(2, 10);
+    const done = await log.replace(OWNER, "ns", first, old.id);
+    assert.equal(done.receipt.memory_id, old.id);
+    assert.deepEqual(await log.replace(OWNER, "ns", first, old.id), done);
+    await assert.rejects(log.replace(OWNER, "ns", second, old.id), /erased or updated meanwhile/);
+    await assert.rejects(log.replace(OWNER, "ns", second, timeOrderedId()), /No such memory/);
+    const { records } = await log.read(OWNER, "ns", 0, 10);
+    assert.deepEqual(records.map((r) => [r.id, "sealed" in r]), [[first.id, true], [
+      old.id,
+      false,
+    ]]);
+  });
+
   test(
     "a namespace's erase cut short after its first deletes gives every receipt when run again",
     async ([log], state) => {

@@ -29231,9 +29231,10 @@ var BlindMemory = class _BlindMemory {
   }
   /**
    * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
-   * and syncs. The caller synced before.
+   * and syncs. The caller synced before. With `replaces` (one memory, its new version), that
+   * memory's entry is erased in the same write, and its receipt answers.
    */
-  async #append(memories) {
+  async #append(memories, replaces) {
     const opened2 = this.#opened;
     const keyed = memories.map(({ id, supersedes: _, ...memory2 }) => ({
       ...memory2,
@@ -29260,13 +29261,18 @@ var BlindMemory = class _BlindMemory {
         info: prepared[i].info
       }, prepared[i].vector).toBase64()
     }));
+    let receipt;
     for (const batch of appendBatches(entries2)) {
-      await this.#json("POST", "/api/blind/entries", {
+      ({ receipt } = await this.#json("POST", "/api/blind/entries", {
         namespace: this.namespace,
-        entries: batch
-      });
+        entries: batch,
+        ...replaces && {
+          replaces
+        }
+      }));
     }
     await this.sync();
+    return receipt;
   }
   /**
    * The memories that best match `query`, ranked as the relayer ranks in normal mode. The sync
@@ -29317,16 +29323,16 @@ var BlindMemory = class _BlindMemory {
     const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
     if (holder !== void 0 && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
     const memory2 = this.#sealable(change.text, Date.now(), change.tags ?? old.tags, old.thread);
-    await this.#append([
+    const receipt = await this.#append([
       {
         ...memory2,
         supersedes: id
       }
-    ]);
+    ], id);
     return {
       id: memory2.id,
       supersedes: id,
-      receipt: await this.forget(id)
+      receipt
     };
   }
   /** The memories this device holds after a sync, newest first. */
