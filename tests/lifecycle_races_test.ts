@@ -309,6 +309,61 @@ Deno.test("an update that lands while its memory is being erased is erased as we
   assert.equal(job.status, "done");
 });
 
+Deno.test("an erase reaching a memory its update is replacing erases both versions", async () => {
+  // The update's erase of the memory it replaces waits here: its new version is indexed.
+  let hold: Promise<void> | undefined;
+  const holding = Promise.withResolvers<void>();
+  const cipher = await localCipherErasing(async (erase) => {
+    const waiting = hold;
+    hold = undefined;
+    if (waiting) {
+      holding.resolve();
+      await waiting;
+    }
+    await erase();
+  });
+  await using t = await startTestRelayer({ cipher });
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
+  const gate = Promise.withResolvers<void>();
+  hold = gate.promise;
+  const upd = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  await holding.promise;
+  try {
+    const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
+    assert.equal(receipt.memory_id, old);
+  } finally {
+    gate.resolve();
+  }
+  await t.settle(alice, [upd.job_id]);
+  assert.deepEqual(await listIds(t, alice), [], "the new version outlived the erase");
+  await json(await t.signed(alice, "GET", `/api/memories/${upd.job_id}`), 404);
+});
+
+Deno.test("an erase or update of a memory an update replaced names its current version", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
+  const upd = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  await t.settle(alice, [upd.job_id]);
+  for (const [method, body] of [["DELETE"], ["PUT", { text: "I live in Bodø" }]] as const) {
+    const refused = await json(await t.signed(alice, method, `/api/memories/${old}`, body), 409);
+    assert.equal(refused.current, upd.job_id, JSON.stringify(refused));
+    assert.match(refused.error, /an update replaced it, and its current version is/);
+  }
+  await json(await t.signed(alice, "DELETE", `/api/memories/${upd.job_id}`));
+  // Every version gone: the first erase's receipt answers again, as for any erase sent again.
+  const again = await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
+  assert.equal(again.memory_id, old);
+  assert.deepEqual(await listIds(t, alice), []);
+});
+
 Deno.test("an update retried after it erased the memory it replaces stays", async () => {
   // The update's job is not marked done the first time: as after a crash at that moment.
   using kv = await Deno.openKv(":memory:");

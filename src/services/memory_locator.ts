@@ -44,7 +44,9 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
   /**
    * `locate` for an erase or update (`doing`): a memory not found whose remember job is still
    * on its way is a conflict that says to wait (an erase or update now would find nothing, and
-   * it would land after); one whose job ended meanwhile is looked for again.
+   * it would land after); one whose job ended meanwhile is looked for again. A memory an update
+   * replaced is found while that update is on its way (an erase then takes both), and once the
+   * update erased it, a conflict names its current version.
    */
   async function locateStored(
     owner: string,
@@ -52,7 +54,7 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
     doing: string,
     allow?: (namespace: string) => void,
   ) {
-    const found = await locate(owner, id, allow);
+    const found = await locate(owner, id, allow) ?? await replaced(owner, id, doing, allow);
     if (found) return found;
     const job = await queue.get(id);
     if (job?.owner !== owner || job.status === "failed") return null;
@@ -62,6 +64,32 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
       "conflict",
       `Cannot ${doing} memory ${id} yet: it is still being stored; try again once it is`,
     );
+  }
+
+  /** The memory `id` as an update replaced it (see `locateStored`); `null` when none did. */
+  async function replaced(
+    owner: string,
+    id: string,
+    doing: string,
+    allow?: (namespace: string) => void,
+  ) {
+    for (const { namespace } of await vectors.namespaces(owner)) {
+      const index = await lexicon.namespace(owner, namespace);
+      let current = index.replacedBy(id);
+      if (current === undefined) continue;
+      allow?.(namespace);
+      const entry = index.entry(id);
+      if (entry) return { namespace, index, entry };
+      for (let next = index.replacedBy(current); next; next = index.replacedBy(next)) {
+        current = next;
+      }
+      throw new SvcError(
+        "conflict",
+        `Cannot ${doing} memory ${id}: an update replaced it, and its current version is ${current}`,
+        { details: { reason: "replaced", current } },
+      );
+    }
+    return null;
   }
 
   return { locate, locateStored };
