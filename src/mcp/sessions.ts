@@ -95,7 +95,8 @@ export class SessionRegistry<S extends Session = Session> {
     if (this.#sessions.size - (evicted ? 1 : 0) >= this.limits.maxTotal) {
       return refused("the server has too many open sessions", 30);
     }
-    const rate = this.#opened.take(address);
+    // Every agent on this machine shares its address: there, each key has a rate of its own.
+    const rate = this.#opened.take(isLoopbackAddress(address) ? `key ${identity}` : address);
     if (!rate.ok) {
       return refused(
         "this address opened too many sessions in the last minute",

@@ -117,3 +117,21 @@ Deno.test("sessions: an address past its cap is refused, not evicted; loopback i
     "a closed session frees its slot",
   );
 });
+
+Deno.test("sessions: on this machine, each key has its own rate of new sessions", () => {
+  const closed: string[] = [];
+  const registry = new SessionRegistry({ maxNewPerAddressPerMinute: 3, maxPerIdentity: 2 });
+  // One local key opening and re-opening sessions (its older ones closed for room) all minute.
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(registry.admit("127.0.0.1", "busy-key"), { ok: true });
+    registry.add(session(`b${i}`, "busy-key", closed));
+  }
+  const refused = registry.admit("127.0.0.1", "busy-key");
+  assert.match(!refused.ok ? refused.reason : "", /opened too many sessions in the last minute/);
+  assert.deepEqual(registry.admit("127.0.0.1", "another-agent"), { ok: true });
+  // Off this machine, the address's rate holds, whichever key opens.
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(registry.admit("203.0.113.9", `remote-${i}`), { ok: true });
+  }
+  assert.equal(registry.admit("203.0.113.9", "remote-9").ok, false);
+});
