@@ -72,7 +72,8 @@ export function memoryRoutes(
         example: { body: { query: "what do I eat?", limit: 5, tags: ["diet"] } },
         responses: {
           200: {
-            description: "The memories found, best first (none: `{results: [], total: 0}`).",
+            description: "The memories found, best first, as many as 4 MiB of text holds (none: " +
+              "`{results: [], total: 0}`).",
             example: { results: [EXAMPLE_RESULT], total: 1 },
           },
         },

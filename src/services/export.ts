@@ -11,6 +11,7 @@ import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { LifecycleService } from "./lifecycle.ts";
 import type { Memory } from "./memory_view.ts";
 import type { ReadOptions } from "./reader.ts";
+import { readWithin, utf8Length } from "../text_limits.ts";
 
 /** Who stored a memory (the address and label of its key at the time), and when (ISO 8601). */
 export type Provenance = RememberedBy;
@@ -40,7 +41,7 @@ export interface ExportedMemory {
 /** The memories an export holds: per namespace, the ids gathered when it started. */
 export type ExportPlan = { namespace: string; ids: string[] }[];
 
-/** Memories read and decrypted at once while an export streams. */
+/** The most memories of one chunk of an export's stream. */
 const EXPORT_BATCH = 64;
 
 /** The export line of a memory; `null` for one whose text the relayer cannot read. */
@@ -93,23 +94,26 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
     ): Promise<ReadableStream<Uint8Array>> {
       const batch = options.batch ?? EXPORT_BATCH;
       const encoder = new TextEncoder();
-      const batches = plan.flatMap(({ namespace, ids }) => {
-        const slices = [];
-        for (let i = 0; i < ids.length; i += batch) {
-          slices.push({ namespace, ids: ids.slice(i, i + batch) });
-        }
-        return slices;
-      });
-      let next = 0;
+      let part = 0; // the plan's namespace being read
+      let at = 0; // the next of its ids
       type Lines = { namespace: string; ids: string[]; bytes: Uint8Array };
-      /** The next batch's lines; `null` once every batch is read. */
+      /**
+       * The next batch's lines: up to `batch` memories, as many as one answer holds
+       * (`readWithin`); `null` once every memory is read.
+       */
       const read = async (): Promise<Lines | null> => {
         // Batches whose memories all went meanwhile add nothing: go on to one that does.
-        while (next < batches.length) {
-          if (next > 0) await options.stillAllowed?.();
-          const { namespace, ids } = batches[next++];
-          const memories = await lifecycle.memories(owner, namespace, ids, options);
-          const lines = memories.map(exportLine).filter((line) => line !== null);
+        while (part < plan.length) {
+          if (part > 0 || at > 0) await options.stillAllowed?.();
+          const { namespace, ids } = plan[part];
+          const memories = await readWithin(
+            ids.slice(at, at + batch),
+            async (id) => (await lifecycle.memories(owner, namespace, [id], options))[0],
+            (memory) => utf8Length(memory?.text ?? ""),
+          );
+          at += memories.length;
+          if (at >= ids.length) [part, at] = [part + 1, 0];
+          const lines = memories.flatMap((memory) => (memory && exportLine(memory)) ?? []);
           if (lines.length > 0) {
             const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
             return { namespace, ids: lines.map(({ id }) => id), bytes: encoder.encode(text) };

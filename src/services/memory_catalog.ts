@@ -7,6 +7,7 @@ import type { NamespaceCount, VectorStore } from "../backends/types.ts";
 import type { AttributeSeal } from "../pipeline/attributes.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
+import { readWithin, utf8Length } from "../text_limits.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import type { LocateOptions, MemoryLocator } from "./memory_locator.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
@@ -111,7 +112,10 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
       return activity;
     },
 
-    /** A page of a namespace's memories, newest first. */
+    /**
+     * A page of a namespace's memories, newest first; it ends early where its texts pass
+     * `MAX_ANSWER_TEXT_BYTES`.
+     */
     async list(
       owner: string,
       namespace: string,
@@ -122,14 +126,13 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
       const index = await lexicon.namespace(owner, namespace);
       const filter = await catalogFilter(hasher, owner, page.filter);
       const entries = index.list(filter, now(), page.limit + 1, after);
-      const more = entries.length > page.limit;
-      const shown = entries.slice(0, page.limit);
-      return {
-        memories: await Promise.all(
-          shown.map((entry) => memoryOf(owner, namespace, entry, options)),
-        ),
-        next_cursor: more ? cursorAfter(shown.at(-1)!.id) : null,
-      };
+      const memories = await readWithin(
+        entries.slice(0, page.limit),
+        (entry) => memoryOf(owner, namespace, entry, options),
+        ({ text }) => utf8Length(text ?? ""),
+      );
+      const more = entries.length > memories.length;
+      return { memories, next_cursor: more ? cursorAfter(memories.at(-1)!.id) : null };
     },
 
     /** The ids of a namespace's visible memories, oldest first: what an export holds. */

@@ -67,7 +67,7 @@ import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { RecallClock, type StageObserver } from "./recall_clock.ts";
 import { explanationOf } from "./recall_explanation.ts";
 import { type LackedAnswer, lackedAnswer, type Lacking } from "./lacked_answer.ts";
-import { rankedText } from "../text_limits.ts";
+import { rankedText, rankedWhole, readWithin, TEXT_READS, utf8Length } from "../text_limits.ts";
 
 export interface RecallDependencies {
   /** Embeds the query. */
@@ -173,11 +173,13 @@ export function createRecall(deps: RecallDependencies) {
       // Tags and provenance are opened while the texts are read.
       const opening = openAttributes(attributeSeal, { owner, namespace, index }, answered);
       const [read, attributes] = await Promise.all([
-        clock.counted("read", () => readTexts(source, answered.map(({ hit }) => hit), texts)),
+        clock.counted("read", () => readAnswers(source, answered.map(({ hit }) => hit), texts)),
         opening,
       ]);
       clock.report("read");
-      const results = recallResults(index, answered, read, attributes, options.explain);
+      // The best answers whose texts fit one answer (`MAX_ANSWER_TEXT_BYTES`).
+      const shown = answered.slice(0, read.length);
+      const results = recallResults(index, shown, read, attributes, options.explain);
       const why = lacked && !heldAbove(results, lacked.thing) ? lacked.why : undefined;
       if (why && options.minScore === undefined) return none(why);
       return {
@@ -612,19 +614,29 @@ interface TextSource {
 }
 
 /**
- * The texts of `hits`, in order (`null` for one that cannot be read); those in `known` are not
- * read again.
+ * The texts of `hits`, in order (`null` for one that cannot be read); those in `known` whole
+ * (not cut for ranking) are not read again.
  */
 async function readTexts(
   { reader, owner, index, options }: TextSource,
   hits: VectorHit[],
   known: Map<string, string>,
 ): Promise<(string | null)[]> {
-  return await Promise.all(
-    hits.map((hit) =>
-      known.get(hit.id) ?? reader.read(owner, { ...hit, info: index.entry(hit.id)?.info }, options)
-    ),
-  );
+  return await Promise.all(hits.map((hit) => {
+    const text = known.get(hit.id);
+    if (text !== undefined && rankedWhole(text)) return text;
+    return reader.read(owner, { ...hit, info: index.entry(hit.id)?.info }, options);
+  }));
+}
+
+/** `readTexts` of the answers `hits`, best first, as many as one answer holds (`readWithin`). */
+function readAnswers(
+  source: TextSource,
+  hits: VectorHit[],
+  known: Map<string, string>,
+): Promise<(string | null)[]> {
+  const read = async (hit: VectorHit) => (await readTexts(source, [hit], known))[0];
+  return readWithin(hits, read, (text) => utf8Length(text ?? ""));
 }
 
 /** The candidates' texts read for the re-ranker. */
@@ -635,14 +647,20 @@ interface CandidateTexts {
   held: Set<string>;
 }
 
-/** Reads the texts of every candidate, for the re-ranker. */
+/**
+ * Reads the texts of every candidate, for the re-ranker, `TEXT_READS` at a time; what ranking
+ * reads of each is kept (`rankedText`).
+ */
 async function candidateTexts(
   source: TextSource,
   candidates: VectorHit[],
 ): Promise<CandidateTexts> {
-  const read = await readTexts(source, candidates, new Map());
   const texts = new Map<string, string>();
-  candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
+  for (let at = 0; at < candidates.length; at += TEXT_READS) {
+    const slice = candidates.slice(at, at + TEXT_READS);
+    const read = await readTexts(source, slice, new Map());
+    slice.forEach((hit, i) => read[i] !== null && texts.set(hit.id, rankedText(read[i]!)));
+  }
   // What the re-ranker derives from a text it may keep while the reader keeps the text.
   const held = new Set(
     candidates.filter((hit) => source.reader.holds(source.owner, hit.blobId)).flatMap((hit) =>

@@ -6565,9 +6565,42 @@ var MAX_TEXT_BYTES = 1024 * 1024;
 var MAX_QUERY_BYTES = 64 * 1024;
 var MAX_ANALYZE_BYTES = 64 * 1024;
 var MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;
+var MAX_ANSWER_TEXT_BYTES = 4 * 1024 * 1024;
+var TEXT_READS = 16;
+async function readWithin(items, read, bytesOf2) {
+  const out = [];
+  let bytes = 0;
+  for (let at = 0; at < items.length; at += TEXT_READS) {
+    for (const one of await Promise.all(items.slice(at, at + TEXT_READS).map(read))) {
+      bytes += bytesOf2(one);
+      if (out.length > 0 && bytes > MAX_ANSWER_TEXT_BYTES) return out;
+      out.push(one);
+    }
+  }
+  return out;
+}
 var RANKED_TEXT_CHARS = 12 * 1024;
 function rankedText(text) {
   return text.length > RANKED_TEXT_CHARS ? text.slice(0, RANKED_TEXT_CHARS) : text;
+}
+function rankedWhole(text) {
+  return text.length < RANKED_TEXT_CHARS;
+}
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit2 = text.charCodeAt(i);
+    if (unit2 < 128) bytes += 1;
+    else if (unit2 < 2048) bytes += 2;
+    else if (unit2 >= 55296 && unit2 < 56320 && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+function isLowSurrogate(unit2) {
+  return unit2 >= 56320 && unit2 < 57344;
 }
 
 // src/llm/prompts.ts
@@ -7492,7 +7525,7 @@ function vectorsEnd(count, dimensions) {
   const end = HEADER + count * dimensions * 4;
   return end + end % 8;
 }
-function utf8Length(text) {
+function utf8Length2(text) {
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -7501,7 +7534,7 @@ function utf8Length(text) {
   return n;
 }
 function rowBytes(dimensions, id, blobId, terms2, info) {
-  return dimensions * 4 + 8 + utf8Length(id) + utf8Length(blobId) + utf8Length(terms2) + 12 + (info ? utf8Length(info) + 6 : 0);
+  return dimensions * 4 + 8 + utf8Length2(id) + utf8Length2(blobId) + utf8Length2(terms2) + 12 + (info ? utf8Length2(info) + 6 : 0);
 }
 function infoText(info) {
   return info ? JSON.stringify(info) : "";
@@ -26209,11 +26242,12 @@ function createRecall(deps) {
         index
       }, answered);
       const [read, attributes] = await Promise.all([
-        clock.counted("read", () => readTexts(source, answered.map(({ hit }) => hit), texts)),
+        clock.counted("read", () => readAnswers(source, answered.map(({ hit }) => hit), texts)),
         opening
       ]);
       clock.report("read");
-      const results = recallResults(index, answered, read, attributes, options.explain);
+      const shown2 = answered.slice(0, read.length);
+      const results = recallResults(index, shown2, read, attributes, options.explain);
       const why = lacked && !heldAbove(results, lacked.thing) ? lacked.why : void 0;
       if (why && options.minScore === void 0) return none(why);
       return {
@@ -26525,15 +26559,28 @@ async function searchCandidates({ vectors, owner, namespace, vector, signal }, {
   };
 }
 async function readTexts({ reader, owner, index, options }, hits, known) {
-  return await Promise.all(hits.map((hit) => known.get(hit.id) ?? reader.read(owner, {
-    ...hit,
-    info: index.entry(hit.id)?.info
-  }, options)));
+  return await Promise.all(hits.map((hit) => {
+    const text = known.get(hit.id);
+    if (text !== void 0 && rankedWhole(text)) return text;
+    return reader.read(owner, {
+      ...hit,
+      info: index.entry(hit.id)?.info
+    }, options);
+  }));
+}
+function readAnswers(source, hits, known) {
+  const read = async (hit) => (await readTexts(source, [
+    hit
+  ], known))[0];
+  return readWithin(hits, read, (text) => utf8Length(text ?? ""));
 }
 async function candidateTexts(source, candidates) {
-  const read = await readTexts(source, candidates, /* @__PURE__ */ new Map());
   const texts = /* @__PURE__ */ new Map();
-  candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]));
+  for (let at = 0; at < candidates.length; at += TEXT_READS) {
+    const slice = candidates.slice(at, at + TEXT_READS);
+    const read = await readTexts(source, slice, /* @__PURE__ */ new Map());
+    slice.forEach((hit, i) => read[i] !== null && texts.set(hit.id, rankedText(read[i])));
+  }
   const held = new Set(candidates.filter((hit) => source.reader.holds(source.owner, hit.blobId)).flatMap((hit) => texts.get(hit.id) ?? []));
   return {
     texts,
