@@ -272,6 +272,38 @@ Deno.test("two erases of one memory at once are one erase, with one receipt", as
   assert.deepEqual(await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`)), a);
 });
 
+Deno.test("a namespace's erase shares its receipts with erases of it, or of its memories, meanwhile", async () => {
+  // The namespace erase's keys wait here (not the cipher's check before it, with no id).
+  const gate = Promise.withResolvers<void>();
+  let held = 0;
+  const cipher = await localCipherErasing(async (erase) => {
+    held++;
+    await gate.promise;
+    await erase();
+  });
+  await using t = await startTestRelayer({ cipher });
+  const alice = await t.newCaller();
+  const ids = await remember(
+    t,
+    alice,
+    ["bees", "hens", "goats"].map((x) => ({ text: `I keep ${x}` })),
+  );
+  held = 0;
+  const erase = () => t.signed(alice, "DELETE", "/api/memories?namespace=default&confirm=default");
+  const first = erase().then((answer) => json(answer));
+  while (held === 0) await sleep(5);
+  const [second, one] = [
+    erase().then((answer) => json(answer)),
+    t.signed(alice, "DELETE", `/api/memories/${ids[1]}`).then((answer) => json(answer)),
+  ];
+  await sleep(50);
+  gate.resolve();
+  const [a, b, single] = await Promise.all([first, second, one]);
+  assert.equal(a.erased, 3);
+  assert.deepEqual(b, a, "two erases of the namespace at once are one");
+  assert.deepEqual(single, a.receipts.find((r: { memory_id: string }) => r.memory_id === ids[1]));
+});
+
 Deno.test("an update that lands while its memory is being erased is erased as well", async () => {
   // The owner's erase waits here while the update lands.
   let hold: Promise<void> | undefined;

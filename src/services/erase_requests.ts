@@ -5,6 +5,7 @@
 import type { BlobEntry, BlobStore, Cipher, VectorStore } from "../backends/types.ts";
 import type { JobQueue } from "../jobs/job_queue.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
+import type { CatalogEntry } from "../ranking/lexical_index.ts";
 import { blobStates } from "./erased_blobs.ts";
 import type { EraseOptions, Eraser } from "./eraser.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
@@ -90,6 +91,34 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   const { cipher, queue, records, lexicon, eraser, locateStored, now } = deps;
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, { namespace: string; receipt: Promise<EraseReceipt> }>();
+  /** The namespace erases under way, by owner and namespace: shared the same way. */
+  const erasingNamespaces = new Map<string, Promise<NamespaceErase>>();
+
+  /**
+   * Erases `batch` of a namespace's memories as the owner asks, each one's erase shared with an
+   * erase by id meanwhile (its receipt, one erase either way).
+   */
+  async function eraseShared(
+    owner: string,
+    namespace: string,
+    batch: CatalogEntry[],
+    options: EraseOptions,
+  ): Promise<EraseReceipt[]> {
+    const keyOf = (id: string) => JSON.stringify([owner, id]);
+    const under = batch.flatMap(({ id }) => erasing.get(keyOf(id))?.receipt ?? []);
+    const own = batch.filter(({ id }) => !erasing.has(keyOf(id)));
+    const erased = eraser.eraseAsked(owner, namespace, own, options);
+    for (const { id } of own) {
+      const receipt = erased.then((receipts) => receipts.find((r) => r.memory_id === id)!);
+      receipt.catch(() => {}); // the namespace erase hears of a failure
+      erasing.set(keyOf(id), { namespace, receipt });
+    }
+    try {
+      return [...await erased, ...await Promise.all(under)];
+    } finally {
+      for (const { id } of own) erasing.delete(keyOf(id));
+    }
+  }
 
   /**
    * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), `ERASE_BATCH` at a time:
@@ -161,27 +190,43 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
     ): Promise<NamespaceErase> {
       // A cipher that cannot erase for this caller refuses before anything is recorded.
       await cipher.erase(owner, [], options);
-      // Remembered before the erase and not stored yet: recorded erased first, so that none
-      // lands after it (the worker refuses them, or erases one it was already storing).
-      const pending: string[] = [];
-      for await (const job of queue.active()) {
-        if (job.owner === owner && job.namespace === namespace) pending.push(job.job_id);
-      }
-      await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
-      const entries = (await lexicon.namespace(owner, namespace)).entries();
-      const receipts: EraseReceipt[] = [];
-      try {
-        for (let i = 0; i < entries.length; i += ERASE_BATCH) {
-          // What an earlier batch erased (an update that landed meanwhile) is not erased again.
-          const index = await lexicon.namespace(owner, namespace);
-          const batch = entries.slice(i, i + ERASE_BATCH).filter(({ id }) => index.entry(id));
-          receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
-        }
-      } catch (error) {
-        throw cutShort(error, receipts.length, entries.length);
-      }
-      receipts.push(...await eraseLeft(owner, namespace, options));
-      return { namespace, owner, erased: receipts.length, receipts };
+      // One under way is shared: two erases at once are one, with one receipt a memory.
+      const key = JSON.stringify([owner, namespace]);
+      const under = erasingNamespaces.get(key);
+      if (under) return await under;
+      const erase = eraseNamespaceNow(owner, namespace, options)
+        .finally(() => erasingNamespaces.delete(key));
+      erasingNamespaces.set(key, erase);
+      return await erase;
     },
   };
+
+  /** `eraseNamespace`, none of the namespace's under way. */
+  async function eraseNamespaceNow(
+    owner: string,
+    namespace: string,
+    options: ReadOptions,
+  ): Promise<NamespaceErase> {
+    // Remembered before the erase and not stored yet: recorded erased first, so that none
+    // lands after it (the worker refuses them, or erases one it was already storing).
+    const pending: string[] = [];
+    for await (const job of queue.active()) {
+      if (job.owner === owner && job.namespace === namespace) pending.push(job.job_id);
+    }
+    await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
+    const entries = (await lexicon.namespace(owner, namespace)).entries();
+    const receipts: EraseReceipt[] = [];
+    try {
+      for (let i = 0; i < entries.length; i += ERASE_BATCH) {
+        // What an earlier batch erased (an update that landed meanwhile) is not erased again.
+        const index = await lexicon.namespace(owner, namespace);
+        const batch = entries.slice(i, i + ERASE_BATCH).filter(({ id }) => index.entry(id));
+        receipts.push(...await eraseShared(owner, namespace, batch, options));
+      }
+    } catch (error) {
+      throw cutShort(error, receipts.length, entries.length);
+    }
+    receipts.push(...await eraseLeft(owner, namespace, options));
+    return { namespace, owner, erased: receipts.length, receipts };
+  }
 }
