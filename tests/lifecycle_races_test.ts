@@ -273,32 +273,43 @@ Deno.test("two erases of one memory at once are one erase, with one receipt", as
 });
 
 Deno.test("a namespace's erase shares its receipts with erases of it, or of its memories, meanwhile", async () => {
-  // The namespace erase's keys wait here (not the cipher's check before it, with no id).
-  const gate = Promise.withResolvers<void>();
-  let held = 0;
-  const cipher = await localCipherErasing(async (erase) => {
-    held++;
-    await gate.promise;
-    await erase();
-  });
+  // The first erase's keys wait for `first`, any other's for `later`; a cipher's check before an
+  // erase (no id) waits for neither.
+  const [first, later] = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+  let [checks, held] = [0, 0];
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  const cipher: Cipher = {
+    name: local.name,
+    holdsKeys: true,
+    encrypt: (o, p, x) => local.encrypt(o, p, x),
+    decrypt: (o, c, x) => local.decrypt(o, c, x),
+    erase: async (o, ids, x) => {
+      if (ids.length === 0) checks++;
+      else await (held++ === 0 ? first : later).promise;
+      return await local.erase(o, ids, x);
+    },
+  };
   await using t = await startTestRelayer({ cipher });
   const alice = await t.newCaller();
-  const ids = await remember(
-    t,
-    alice,
-    ["bees", "hens", "goats"].map((x) => ({ text: `I keep ${x}` })),
-  );
-  held = 0;
-  const erase = () => t.signed(alice, "DELETE", "/api/memories?namespace=default&confirm=default");
-  const first = erase().then((answer) => json(answer));
+  const texts = ["bees", "hens", "goats"].map((x) => ({ text: `I keep ${x}` }));
+  const ids = await remember(t, alice, texts);
+  [checks, held] = [0, 0];
+  // A test that fails ends rather than hangs.
+  const timer = setTimeout(() => (first.resolve(), later.resolve()), 10_000);
+  const erase = async () =>
+    json(await t.signed(alice, "DELETE", "/api/memories?namespace=default&confirm=default"));
+  const whole = erase();
   while (held === 0) await sleep(5);
-  const [second, one] = [
-    erase().then((answer) => json(answer)),
-    t.signed(alice, "DELETE", `/api/memories/${ids[1]}`).then((answer) => json(answer)),
-  ];
-  await sleep(50);
-  gate.resolve();
-  const [a, b, single] = await Promise.all([first, second, one]);
+  const again = erase();
+  const one = t.signed(alice, "DELETE", `/api/memories/${ids[1]}`).then((answer) => json(answer));
+  while (checks < 2) await sleep(5);
+  await sleep(20);
+  first.resolve();
+  const a = await whole;
+  await sleep(5); // an erase of its own would answer a later time
+  later.resolve();
+  clearTimeout(timer);
+  const [b, single] = await Promise.all([again, one]);
   assert.equal(a.erased, 3);
   assert.deepEqual(b, a, "two erases of the namespace at once are one");
   assert.deepEqual(single, a.receipts.find((r: { memory_id: string }) => r.memory_id === ids[1]));
