@@ -22,8 +22,11 @@ export async function markMoving(dataDir: string): Promise<string> {
   return copy;
 }
 
-/** Marks `dataDir` as copied into PostgreSQL (now) by the copy `copy`, which is done. */
-export async function markMoved(dataDir: string, copy: string): Promise<void> {
+/**
+ * Marks `dataDir` as copied into PostgreSQL (now) by the copy `copy` (none for one an earlier
+ * version began), which is done.
+ */
+export async function markMoved(dataDir: string, copy?: string): Promise<void> {
   await writeMark(`${dataDir}/${MOVED_FILE}`, { copy });
   await Deno.remove(`${dataDir}/${MOVING_FILE}`).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;

@@ -156,15 +156,17 @@ async function beginCopy(
   secret: Uint8Array<ArrayBuffer>,
   progress: ImportProgress,
   resumed: boolean,
-): Promise<string> {
-  // The copy is of this directory, as marked when the copy began (`markMoving`).
-  const source = (copy: string) =>
-    Deno.realPath(dir).then((path) => copySource(secret, `${path}\n${copy}`));
+): Promise<string | undefined> {
+  // The copy is of this directory, as marked when the copy began (`markMoving`); an earlier
+  // version's copy, marked with no id, by the directory alone.
+  const source = (copy?: string) =>
+    Deno.realPath(dir).then((path) =>
+      copySource(secret, copy === undefined ? path : `${path}\n${copy}`)
+    );
   const doing = "copy the data directory";
   if (resumed) {
-    const copy = (await readMark(dir, MOVING_FILE, doing) ?? await readMark(dir, MOVED_FILE, doing))
-      ?.copy;
-    if (copy && await progress.resumes(await source(copy))) return copy;
+    const mark = await readMark(dir, MOVING_FILE, doing) ?? await readMark(dir, MOVED_FILE, doing);
+    if (await progress.resumes(await source(mark?.copy))) return mark?.copy;
     throw new SvcError(
       "conflict",
       `Cannot copy ${dir}: the copy this database holds was not begun from this data directory ` +
@@ -219,11 +221,14 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const finished = await progress.finished();
   const resumed = finished.has("started");
   const copy = await beginCopy(dir, database, secret, progress, resumed);
+  const complete = finished.has(PHASES.at(-1)!);
   const steps = phaseSteps(options, index);
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
   let done = true;
   for (const phase of PHASES) {
-    const before = finished.get(phase);
+    // Phases run in order: once the last is done, a phase added since is not run (it would mix
+    // what the directory holds into a database served since).
+    const before = finished.get(phase) ?? (complete ? 0 : undefined);
     if (before !== undefined) {
       copied[phase] = before;
       options.onPhase?.(phase, before, true);

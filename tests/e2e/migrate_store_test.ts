@@ -11,6 +11,7 @@ import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { LEDGER_PREFIX } from "../../plugins/postgres/ledger.ts";
+import { copySource } from "../../plugins/postgres/store_import.ts";
 import { stateKeys } from "../../src/kit.ts";
 import { taskCommand } from "../task_flags.ts";
 import {
@@ -23,6 +24,7 @@ import {
 } from "../relayer_process.ts";
 
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
+const MOVED = "moved-to-postgres.json";
 const QUERIES = ["blue car", "locker code", "coffee order", "note number 7"];
 
 /** Every memory id of the default namespace, newest first. */
@@ -192,6 +194,24 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     const again = await svcCli(dataDir, ["migrate-store", "--to", "postgres"], env);
     assert.deepEqual(again.copied, summary.copied);
     assert.equal(again.status, "already copied");
+    // A copy an earlier version finished (no blind phase, no copy id) still serves, and is done.
+    const earlier = await Database.open({ url: db.url, pool: 1, migrate: false });
+    try {
+      const secret = Uint8Array.fromHex(masterKey);
+      const source = await copySource(secret, await Deno.realPath(dataDir));
+      await earlier.sql`delete from svc_migrate_store_progress where phase = 'blind'`;
+      await earlier.sql`update svc_migrate_store_progress set source = ${source}
+        where phase = 'started'`;
+    } finally {
+      await earlier.close();
+    }
+    const { copy: _, ...idless } = JSON.parse(await Deno.readTextFile(`${dataDir}/${MOVED}`));
+    await Deno.writeTextFile(`${dataDir}/${MOVED}`, JSON.stringify(idless));
+    assert.equal(
+      (await svcCli(dataDir, ["migrate-store", "--to", "postgres"], env)).status,
+      "already copied",
+    );
+    await svcCli(pgDir, ["migrate"], onPostgres); // refused were the copy taken as unfinished
     // Into another database, it is refused: erases made in the first since would come back.
     await using other = await testDatabase();
     await assert.rejects(
