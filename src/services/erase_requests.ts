@@ -91,7 +91,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   const { cipher, queue, records, lexicon, eraser, locateStored, now } = deps;
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, { namespace: string; receipt: Promise<EraseReceipt> }>();
-  /** The namespace erases under way, by owner and namespace: shared the same way. */
+  /** The namespace erase under way or waited for last, by owner and namespace. */
   const erasingNamespaces = new Map<string, Promise<NamespaceErase>>();
 
   /**
@@ -190,14 +190,22 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
     ): Promise<NamespaceErase> {
       // A cipher that cannot erase for this caller refuses before anything is recorded.
       await cipher.erase(owner, [], options);
-      // One under way is shared: two erases at once are one, with one receipt a memory.
+      // One under way is waited for: what it erased answers its receipts, and a pass of its own
+      // erases what landed since it began. So no memory gets two receipts, and none is left.
       const key = JSON.stringify([owner, namespace]);
-      const under = erasingNamespaces.get(key);
-      if (under) return await under;
-      const erase = eraseNamespaceNow(owner, namespace, options)
-        .finally(() => erasingNamespaces.delete(key));
+      const earlier = erasingNamespaces.get(key)?.catch(() => undefined);
+      const erase = (async () => {
+        const before = await earlier;
+        const now = await eraseNamespaceNow(owner, namespace, options);
+        const receipts = [...before?.receipts ?? [], ...now.receipts];
+        return { ...now, erased: receipts.length, receipts };
+      })();
       erasingNamespaces.set(key, erase);
-      return await erase;
+      try {
+        return await erase;
+      } finally {
+        if (erasingNamespaces.get(key) === erase) erasingNamespaces.delete(key);
+      }
     },
   };
 
