@@ -22,7 +22,6 @@ import {
   type StateEntry,
   type StateKey,
   type StateStore,
-  writeInBatches,
 } from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
@@ -110,8 +109,9 @@ const ATTEMPTS = 20;
 type Stored = { id: string; sealed?: Uint8Array; erased?: number };
 /** Memories a namespace's erase gives receipts for: their ids and sequence numbers. */
 type Listed = [string, number][];
-/** Memories listed in one state entry. */
+/** Memories listed in one state entry, and entries written in one batch (of about 240 KB). */
 const LISTED_PART = 500;
+const LISTED_PARTS_A_BATCH = 8;
 /** A memory's erase: its entry's sequence number, and when (Unix ms). */
 type Erase = { erased: number; at: number };
 /** A memory's place in the log: its entry's sequence number, or its erase. */
@@ -500,19 +500,25 @@ export class BlindLog {
       { length: Math.ceil(live.length / LISTED_PART) },
       (_, n) => live.slice(n * LISTED_PART, (n + 1) * LISTED_PART),
     );
-    // The log changes no more: an erase running beside this one writes the same list.
-    await writeInBatches(
-      this.#state,
-      parts.entries(),
-      (batch, [n, part]) => batch.set([...at, "listed", n], part),
-      "",
-      { writesPerItem: 1, bytes: ([, part]) => part.length * 64 },
-    );
+    // Each part checks the head: once another erase listed the log (and may have deleted some
+    // of it since), its list is the one kept.
+    for (let n = 0; n < parts.length; n += LISTED_PARTS_A_BATCH) {
+      const batch = this.#state.batch().check(head.key, head.version);
+      parts.slice(n, n + LISTED_PARTS_A_BATCH).forEach((part, i) =>
+        batch.set([...at, "listed", n + i], part)
+      );
+      if (!await batch.commit()) return await this.#listedAlready(head.key);
+    }
     const listed = { ...head.value, listed: parts.length };
     await this.#state.batch().check(head.key, head.version).set(head.key, listed).commit();
-    const now = await this.#state.get<BlindHead>(head.key);
-    if (now?.value.listed === undefined) throw now ? busy() : notBlind();
-    return now;
+    return await this.#listedAlready(head.key);
+  }
+
+  /** The head at `key` as an erase listed it; 503 when it is not listed yet, 404 when gone. */
+  async #listedAlready(key: StateKey): Promise<StateEntry<BlindHead>> {
+    const head = await this.#state.get<BlindHead>(key);
+    if (head?.value.listed === undefined) throw head ? busy() : notBlind();
+    return head;
   }
 
   /** The head at `at` marked as being erased (it takes nothing more); 404 when not blind. */

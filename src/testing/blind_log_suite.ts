@@ -14,7 +14,7 @@ import {
   MAX_BLIND_PAGE_BYTES,
 } from "../services/blind_log.ts";
 import { RelayerIdentity } from "../services/receipts.ts";
-import type { StateBatch, StateStore } from "../state/state_store.ts";
+import type { StateBatch, StateEntry, StateKey, StateStore } from "../state/state_store.ts";
 
 /** Two relayers' handles on one store (the same one twice where there is one process). */
 export type SharedStates = { states: [StateStore, StateStore] } & Partial<AsyncDisposable>;
@@ -166,6 +166,50 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
       assert.equal(left, 0);
     },
   );
+  test(
+    "an erase that read the head before another listed the log keeps that list",
+    async ([log], state) => {
+      const kept = entries(650, 10);
+      for (let at = 0; at < kept.length; at += MAX_BLIND_APPEND) {
+        await log.append(OWNER, "ns", kept.slice(at, at + MAX_BLIND_APPEND));
+      }
+      const identity = await RelayerIdentity.fromSecret(SECRET);
+      // A relayer reads the head, marked and not yet listed, then waits…
+      for await (const entry of state.list<object>({ prefix: ["blind"] })) {
+        if (entry.key.at(-1) === "head") {
+          await state.set(entry.key, {
+            ...entry.value,
+            erasing: true,
+          });
+        }
+      }
+      let stale: StateEntry<unknown> | undefined;
+      for await (const entry of state.list({ prefix: ["blind"] })) {
+        if (entry.key.at(-1) === "head") stale = entry;
+      }
+      // …while another lists the log and deletes some of it before it stops.
+      const cut = new BlindLog(failingAfter(state, 2), SECRET, identity);
+      await assert.rejects(cut.eraseNamespace(OWNER, "ns"), /the store went away/);
+      const late = new BlindLog(readingFirst(state, stale!), SECRET, identity);
+      const receipts = await late.eraseNamespace(OWNER, "ns");
+      assert.deepEqual(receipts.map((r) => r.memory_id).sort(), ids(kept).sort());
+    },
+  );
+}
+
+/** `state`, whose first read of `entry`'s key answers `entry` as it was. */
+function readingFirst(state: StateStore, entry: StateEntry<unknown>): StateStore {
+  let first = true;
+  return new Proxy(state, {
+    get(target, key) {
+      if (key !== "get") return Reflect.get(target, key).bind(target);
+      return (at: StateKey) => {
+        if (!first || JSON.stringify(at) !== JSON.stringify(entry.key)) return target.get(at);
+        first = false;
+        return Promise.resolve(entry);
+      };
+    },
+  });
 }
 
 /** `state`, whose batches that delete fail once `deletes` of them have committed. */
