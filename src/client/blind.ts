@@ -684,9 +684,10 @@ export class BlindMemory {
     const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
     if (holder !== undefined && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
     const memory = this.#sealable(change.text, Date.now(), change.tags ?? old.tags, old.thread);
-    // The old entry is erased in the same write: of two updates at once, one lands (409).
+    // The old entry is erased in the same write: of two updates at once, one lands (409). A
+    // relayer of an earlier version appends only: the old entry is erased after.
     const receipt = await this.#append([{ ...memory, supersedes: id }], id);
-    return { id: memory.id, supersedes: id, receipt: receipt! };
+    return { id: memory.id, supersedes: id, receipt: receipt ?? await this.forget(id) };
   }
 
   /** The memories this device holds after a sync, newest first. */

@@ -29379,7 +29379,7 @@ var BlindMemory = class _BlindMemory {
     return {
       id: memory2.id,
       supersedes: id,
-      receipt
+      receipt: receipt ?? await this.forget(id)
     };
   }
   /** The memories this device holds after a sync, newest first. */
