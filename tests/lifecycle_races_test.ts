@@ -53,6 +53,25 @@ function heldEmbedder() {
   return { embedder, release, reached: reached.promise };
 }
 
+/**
+ * A local cipher whose next erase, once `hold` names a promise, waits for it; `holding` resolves
+ * when it does.
+ */
+async function cipherHoldingNext() {
+  let until: Promise<void> | undefined;
+  const holding = Promise.withResolvers<void>();
+  const cipher = await localCipherErasing(async (erase) => {
+    const waiting = until;
+    until = undefined;
+    if (waiting) {
+      holding.resolve();
+      await waiting;
+    }
+    await erase();
+  });
+  return { cipher, holding: holding.promise, hold: (gate: Promise<void>) => until = gate };
+}
+
 /** A local cipher whose erases go through `erasing`, which runs the real one with `erase`. */
 async function localCipherErasing(
   erasing: (erase: () => Promise<void>) => Promise<void>,
@@ -322,17 +341,7 @@ Deno.test("a namespace's erase shares its receipts with erases of it, or of its 
 
 Deno.test("an update that lands while its memory is being erased is erased as well", async () => {
   // The owner's erase waits here while the update lands.
-  let hold: Promise<void> | undefined;
-  const holding = Promise.withResolvers<void>();
-  const cipher = await localCipherErasing(async (erase) => {
-    const waiting = hold;
-    hold = undefined;
-    if (waiting) {
-      holding.resolve();
-      await waiting;
-    }
-    await erase();
-  });
+  const { cipher, hold, holding } = await cipherHoldingNext();
   const held = heldEmbedder();
   await using t = await startTestRelayer({ cipher, embedder: held.embedder });
   const alice = await t.newCaller();
@@ -342,9 +351,9 @@ Deno.test("an update that lands while its memory is being erased is erased as we
     202,
   );
   const gate = Promise.withResolvers<void>();
-  hold = gate.promise;
+  hold(gate.promise);
   const erasing = t.signed(alice, "DELETE", `/api/memories/${old}`);
-  await holding.promise;
+  await holding;
   held.release();
   await t.settle(alice, [upd.job_id]);
   gate.resolve();
@@ -359,27 +368,17 @@ Deno.test("an update that lands while its memory is being erased is erased as we
 
 Deno.test("an erase reaching a memory its update is replacing erases both versions", async () => {
   // The update's erase of the memory it replaces waits here: its new version is indexed.
-  let hold: Promise<void> | undefined;
-  const holding = Promise.withResolvers<void>();
-  const cipher = await localCipherErasing(async (erase) => {
-    const waiting = hold;
-    hold = undefined;
-    if (waiting) {
-      holding.resolve();
-      await waiting;
-    }
-    await erase();
-  });
+  const { cipher, hold, holding } = await cipherHoldingNext();
   await using t = await startTestRelayer({ cipher });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
   const gate = Promise.withResolvers<void>();
-  hold = gate.promise;
+  hold(gate.promise);
   const upd = await json(
     await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
     202,
   );
-  await holding.promise;
+  await holding;
   try {
     const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
     assert.equal(receipt.memory_id, old);

@@ -147,10 +147,7 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
   test(
     "a namespace's erase cut short after its first deletes gives every receipt when run again",
     async ([log], state) => {
-      const kept = entries(650, 10);
-      for (let at = 0; at < kept.length; at += MAX_BLIND_APPEND) {
-        await log.append(OWNER, "ns", kept.slice(at, at + MAX_BLIND_APPEND));
-      }
+      const kept = await appended(log, 650);
       // A relayer whose store goes away after two batches of deletes (of 1,300 entries).
       const cut = new BlindLog(
         failingAfter(state, 2),
@@ -169,10 +166,7 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
   test(
     "an erase that read the head before another listed the log keeps that list",
     async ([log], state) => {
-      const kept = entries(650, 10);
-      for (let at = 0; at < kept.length; at += MAX_BLIND_APPEND) {
-        await log.append(OWNER, "ns", kept.slice(at, at + MAX_BLIND_APPEND));
-      }
+      const kept = await appended(log, 650);
       const identity = await RelayerIdentity.fromSecret(SECRET);
       // A relayer reads the head, marked and not yet listed, then waits…
       for await (const entry of state.list<object>({ prefix: ["blind"] })) {
@@ -195,6 +189,15 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
       assert.deepEqual(receipts.map((r) => r.memory_id).sort(), ids(kept).sort());
     },
   );
+}
+
+/** `count` entries appended to the namespace "ns", in appends a route takes. */
+async function appended(log: BlindLog, count: number) {
+  const kept = entries(count, 10);
+  for (let at = 0; at < kept.length; at += MAX_BLIND_APPEND) {
+    await log.append(OWNER, "ns", kept.slice(at, at + MAX_BLIND_APPEND));
+  }
+  return kept;
 }
 
 /** `state`, whose first read of `entry`'s key answers `entry` as it was. */
