@@ -6,8 +6,10 @@
  * directory and recalls in that namespace. It reports the relayer's resident memory
  * (`/proc/PID/status` VmRSS) before, after each round and after the restart; the time of the first
  * recall after the restart (after one in a namespace of 20 facts, which pays the relayer's own
- * first-use costs) and of the next ones; and how many texts were stored and how many refused (507
- * `namespace_full`). Prints and saves JSON.
+ * first-use costs) and of the next ones; how many texts were stored and how many refused (507
+ * `namespace_full`); and, reading them back at once (6 listings of up to 500 and 6 recalls of up
+ * to 100), the relayer's peak memory, how long it took and the largest answer. Prints and saves
+ * JSON.
  *
  *   deno task bench:memory-attack [--rounds 3] [--texts 20] [--kb 1024]
  *     [--root <checkout whose relayer runs>] [--out bench/results/memory_attack.json]
@@ -71,6 +73,35 @@ async function rememberAll(client: SvcClient, texts: string[], namespace = NAMES
   return jobIds.length;
 }
 
+/**
+ * The relayer's peak memory (sampled every 50 ms) while 6 listings of up to 500 memories and 6
+ * recalls of up to 100 read the namespace at once; the time they took and the largest answer.
+ */
+async function readBack(client: SvcClient, pid: number) {
+  let peak = await rssMb(pid);
+  const sampling = setInterval(async () => peak = Math.max(peak, await rssMb(pid)), 50);
+  const started = performance.now();
+  try {
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => client.list({ namespace: NAMESPACE, limit: 500 })),
+      ...Array.from({ length: 6 }, () =>
+        client.recall("which words did I write down", {
+          namespace: NAMESPACE,
+          limit: 100,
+          minScore: 0,
+        })),
+    ]);
+    const largest = Math.max(...answers.map((answer) => JSON.stringify(answer).length));
+    return {
+      peak_rss_mb: peak,
+      seconds: round((performance.now() - started) / 1000),
+      largest_answer_mb: round(largest / 2 ** 20),
+    };
+  } finally {
+    clearInterval(sampling);
+  }
+}
+
 const dataDir = await Deno.makeTempDir({ prefix: "svc-memory-attack-" });
 const result: Record<string, unknown> = {
   machine: machine(),
@@ -108,6 +139,7 @@ try {
   const nextRecallsMs = [];
   for (let i = 0; i < 5; i++) nextRecallsMs.push(await timedRecall(restarted));
   result.restart_next_recalls_ms = nextRecallsMs;
+  result.read_back = await readBack(restarted, relayer.process.pid);
 } catch (error) {
   // The relayer gave out (an earlier version ran out of memory): what it said last is the result.
   result.failed = String(error);
