@@ -594,6 +594,24 @@ Deno.test("of two updates of one memory at once, one lands; the other is refused
     (await device(t, writer)).update(landed[0].id, { text: "changed" }),
     (error: SvcError) => error.code === "forbidden" && /"erase" scope/.test(error.message),
   );
+  // Nor hide it behind a new version appended without `replaces`, its old entry left: only the
+  // log's erase of an entry hides it.
+  const sneaky = await BlindMemory.open({
+    baseUrl: BASE,
+    privateKey: writer.key.privateKey,
+    embedder: new LexicalEmbedder(),
+    namespace: "private",
+    retries: 0,
+    fetch: (input, init) => {
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : {};
+      if (body.replaces === undefined) return t.relayer.handler(new Request(input, init));
+      delete body.replaces;
+      return t.signed(writer, "POST", "/api/blind/entries", body);
+    },
+  });
+  await assert.rejects(sneaky.update(landed[0].id, { text: "changed" }), /"erase" scope/);
+  const held = (await (await device(t, caller)).memories()).map((m) => m.id);
+  assert.ok(held.includes(landed[0].id), "a key without the erase scope hid a memory");
 });
 
 Deno.test("the account's blind namespaces are listed with their counts; a scoped key sees its own", async () => {

@@ -465,10 +465,10 @@ export class BlindMemory {
   }
 
   /**
-   * Takes `records` in log order. Every memory they erase or replace (a new version's
-   * `supersedes`) is dropped first, then the entries held are indexed. A memory erased or
-   * replaced stays so: an entry of it the log holds again later (sent again by a relayer that
-   * lies) is not taken.
+   * Takes `records` in log order. Every memory they erase (a tombstone) is dropped first, then
+   * the entries held are indexed. A memory erased stays so: an entry of it the log holds again
+   * later (sent again by a relayer that lies) is not taken. A new version's `supersedes` hides
+   * nothing by itself: only the log's erase of the old entry does, which needs the erase scope.
    */
   async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
@@ -476,13 +476,13 @@ export class BlindMemory {
     const erased = new Set<string>();
     for (const { id, sealed } of records) {
       if (sealed && opened.gone.has(id)) continue;
-      const entry = sealed && openEntry(keys, this.namespace, id, sealed);
-      const gone = entry ? entry.header.supersedes : id;
-      if (entry) held.set(id, { id, entry });
-      if (!gone) continue;
-      held.set(gone, null);
-      erased.add(gone);
-      opened.gone.add(gone);
+      if (sealed) {
+        held.set(id, { id, entry: openEntry(keys, this.namespace, id, sealed) });
+        continue;
+      }
+      held.set(id, null);
+      erased.add(id);
+      opened.gone.add(id);
     }
     await index.drop(this.namespace, [...erased]);
     const rows = [...held.values()].flatMap((taken) => {

@@ -73,8 +73,6 @@ export async function blindSource({ wallet, namespace, signed, head, pageSize })
       }
       if (records.length === 0 || (after = records.at(-1).seq) >= seq) break;
     }
-    // A new version replaces the memory it names, even before that one's erase.
-    for (const memory of [...held.values()]) held.delete(memory.supersedes);
     return [...held.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   }
 

@@ -29116,10 +29116,10 @@ var BlindMemory = class _BlindMemory {
     throw new SvcError("conflict", `The log of namespace "${this.namespace}" no longer holds record ${last.seq} as this device read it: the relayer went back and took other memories in its place (a restore from a backup?). Nothing was changed`);
   }
   /**
-   * Takes `records` in log order. Every memory they erase or replace (a new version's
-   * `supersedes`) is dropped first, then the entries held are indexed. A memory erased or
-   * replaced stays so: an entry of it the log holds again later (sent again by a relayer that
-   * lies) is not taken.
+   * Takes `records` in log order. Every memory they erase (a tombstone) is dropped first, then
+   * the entries held are indexed. A memory erased stays so: an entry of it the log holds again
+   * later (sent again by a relayer that lies) is not taken. A new version's `supersedes` hides
+   * nothing by itself: only the log's erase of the old entry does, which needs the erase scope.
    */
   async #take(opened2, records) {
     const { index, keys } = opened2;
@@ -29127,16 +29127,16 @@ var BlindMemory = class _BlindMemory {
     const erased = /* @__PURE__ */ new Set();
     for (const { id, sealed } of records) {
       if (sealed && opened2.gone.has(id)) continue;
-      const entry = sealed && openEntry(keys, this.namespace, id, sealed);
-      const gone = entry ? entry.header.supersedes : id;
-      if (entry) held.set(id, {
-        id,
-        entry
-      });
-      if (!gone) continue;
-      held.set(gone, null);
-      erased.add(gone);
-      opened2.gone.add(gone);
+      if (sealed) {
+        held.set(id, {
+          id,
+          entry: openEntry(keys, this.namespace, id, sealed)
+        });
+        continue;
+      }
+      held.set(id, null);
+      erased.add(id);
+      opened2.gone.add(id);
     }
     await index.drop(this.namespace, [
       ...erased
