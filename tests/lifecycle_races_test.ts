@@ -355,8 +355,14 @@ Deno.test("an update that lands while its memory is being erased is erased as we
   const erasing = t.signed(alice, "DELETE", `/api/memories/${old}`);
   await holding;
   held.release();
-  await t.settle(alice, [upd.job_id]);
+  // The update lands: its new version is indexed while the erase holds.
+  for (let shown = false; !shown; await sleep(5)) {
+    const answer = await t.signed(alice, "GET", `/api/memories/${upd.job_id}`);
+    shown = answer.status === 200;
+    await answer.body?.cancel();
+  }
   gate.resolve();
+  await t.settle(alice, [upd.job_id]);
   const receipt = await json(await erasing);
   assert.equal(receipt.memory_id, old);
   assert.deepEqual(await listIds(t, alice), [], "the update landed during the erase and stayed");
@@ -366,7 +372,7 @@ Deno.test("an update that lands while its memory is being erased is erased as we
   assert.equal(job.status, "done");
 });
 
-Deno.test("an erase reaching a memory its update is replacing erases both versions", async () => {
+Deno.test("an erase reaching a memory its update is replacing erases both versions, with one receipt", async () => {
   // The update's erase of the memory it replaces waits here: its new version is indexed.
   const { cipher, hold, holding } = await cipherHoldingNext();
   await using t = await startTestRelayer({ cipher });
@@ -379,15 +385,16 @@ Deno.test("an erase reaching a memory its update is replacing erases both versio
     202,
   );
   await holding;
-  try {
-    const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
-    assert.equal(receipt.memory_id, old);
-  } finally {
-    gate.resolve();
-  }
+  const erasing = t.signed(alice, "DELETE", `/api/memories/${old}`).then((answer) => json(answer));
+  await sleep(50); // it reaches the memory while the update erases it
+  gate.resolve();
+  const receipt = await erasing;
+  assert.equal(receipt.memory_id, old);
   await t.settle(alice, [upd.job_id]);
   assert.deepEqual(await listIds(t, alice), [], "the new version outlived the erase");
   await json(await t.signed(alice, "GET", `/api/memories/${upd.job_id}`), 404);
+  // One erase of the memory, one receipt: sent again, the erase answers the same.
+  assert.deepEqual(await json(await t.signed(alice, "DELETE", `/api/memories/${old}`)), receipt);
 });
 
 Deno.test("an erase or update of a memory an update replaced names its current version", async () => {

@@ -82,6 +82,8 @@ async function eraseKeys(
  */
 export function createEraser(deps: EraserDependencies) {
   const { blobs, vectors, lexicon, reader, records, updating, identity, logger, now } = deps;
+  /** The receipts of the erases under way, by owner and memory id. */
+  const underWay = new Map<string, Promise<EraseReceipt>>();
 
   /**
    * Erases expired memories the index does not hold: erased already (nothing is left to do but
@@ -114,6 +116,30 @@ export function createEraser(deps: EraserDependencies) {
     const index = await lexicon.namespace(owner, namespace);
     const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
     const entries = [...new Set([...given, ...older])];
+    // One under way (an update's of the version it replaced, beside the owner's) is shared:
+    // one erase, one receipt.
+    const key = (id: string) => `${owner}\0${id}`;
+    const joined = entries.flatMap(({ id }) => underWay.get(key(id)) ?? []);
+    const own = entries.filter(({ id }) => !underWay.has(key(id)));
+    const erasing = eraseNow(owner, namespace, own, options);
+    const receipts = own.map((_, i) => erasing.then((all) => all[i]));
+    own.forEach(({ id }, i) => underWay.set(key(id), receipts[i]));
+    receipts.forEach((receipt) => receipt.catch(() => {})); // heard through `erasing`
+    try {
+      return [...await erasing, ...await Promise.all(joined)];
+    } finally {
+      for (const { id } of own) underWay.delete(key(id));
+    }
+  }
+
+  /** `eraseEntries` of `entries`, none of which is being erased already. */
+  async function eraseNow(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    options: EraseOptions,
+  ): Promise<EraseReceipt[]> {
+    if (entries.length === 0) return [];
     const intents = await decide(owner, namespace, entries, options);
     const erasedAt = now();
     try {
