@@ -5,7 +5,6 @@
 import type { BlobEntry, BlobStore, Cipher, VectorStore } from "../backends/types.ts";
 import type { JobQueue } from "../jobs/job_queue.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
-import type { CatalogEntry } from "../ranking/lexical_index.ts";
 import { blobStates } from "./erased_blobs.ts";
 import type { EraseOptions, Eraser } from "./eraser.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
@@ -93,32 +92,6 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
   const erasing = new Map<string, { namespace: string; receipt: Promise<EraseReceipt> }>();
   /** The namespace erase under way or waited for last, by owner and namespace. */
   const erasingNamespaces = new Map<string, Promise<NamespaceErase>>();
-
-  /**
-   * Erases `batch` of a namespace's memories as the owner asks, each one's erase shared with an
-   * erase by id meanwhile (its receipt, one erase either way).
-   */
-  async function eraseShared(
-    owner: string,
-    namespace: string,
-    batch: CatalogEntry[],
-    options: EraseOptions,
-  ): Promise<EraseReceipt[]> {
-    const keyOf = (id: string) => JSON.stringify([owner, id]);
-    const under = batch.flatMap(({ id }) => erasing.get(keyOf(id))?.receipt ?? []);
-    const own = batch.filter(({ id }) => !erasing.has(keyOf(id)));
-    const erased = eraser.eraseAsked(owner, namespace, own, options);
-    for (const { id } of own) {
-      const receipt = erased.then((receipts) => receipts.find((r) => r.memory_id === id)!);
-      receipt.catch(() => {}); // the namespace erase hears of a failure
-      erasing.set(keyOf(id), { namespace, receipt });
-    }
-    try {
-      return [...await erased, ...await Promise.all(under)];
-    } finally {
-      for (const { id } of own) erasing.delete(keyOf(id));
-    }
-  }
 
   /**
    * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), `ERASE_BATCH` at a time:
@@ -229,7 +202,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
         // What an earlier batch erased (an update that landed meanwhile) is not erased again.
         const index = await lexicon.namespace(owner, namespace);
         const batch = entries.slice(i, i + ERASE_BATCH).filter(({ id }) => index.entry(id));
-        receipts.push(...await eraseShared(owner, namespace, batch, options));
+        receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
       }
     } catch (error) {
       throw cutShort(error, receipts.length, entries.length);
