@@ -5,6 +5,7 @@
 import type { VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import type { JobQueue } from "../jobs/job_queue.ts";
+import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { ReadOptions } from "./reader.ts";
 
@@ -26,19 +27,28 @@ export interface MemoryLocatorDependencies {
 /** Finds memories by id: `locate` for reading, `locateStored` for an erase or update. */
 export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLocatorDependencies) {
   /**
+   * Where the owner's memory `id` is, in one pass over the owner's namespaces: `found` when it
+   * is visible; else `replaced`, the namespace whose index says an update replaced it.
+   */
+  async function scan(owner: string, id: string) {
+    let replaced: { namespace: string; index: NamespaceIndex } | undefined;
+    for (const { namespace } of await vectors.namespaces(owner)) {
+      const index = await lexicon.namespace(owner, namespace);
+      const entry = index.entry(id);
+      if (entry && !index.hidden(id, now())) return { found: { namespace, index, entry } };
+      if (!replaced && index.replacedBy(id) !== undefined) replaced = { namespace, index };
+    }
+    return { replaced };
+  }
+
+  /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
    * is shown the namespace once found, and may refuse it by throwing.
    */
   async function locate(owner: string, id: string, allow?: (namespace: string) => void) {
-    for (const { namespace } of await vectors.namespaces(owner)) {
-      const index = await lexicon.namespace(owner, namespace);
-      const entry = index.entry(id);
-      if (entry && !index.hidden(id, now())) {
-        allow?.(namespace);
-        return { namespace, index, entry };
-      }
-    }
-    return null;
+    const { found } = await scan(owner, id);
+    if (found) allow?.(found.namespace);
+    return found ?? null;
   }
 
   /**
@@ -54,8 +64,10 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
     doing: string,
     allow?: (namespace: string) => void,
   ) {
-    const found = await locate(owner, id, allow) ?? await replaced(owner, id, doing, allow);
-    if (found) return found;
+    const { found, replaced } = await scan(owner, id);
+    if (found) allow?.(found.namespace);
+    const stored = found ?? (replaced && replacedOne(replaced, id, doing, allow));
+    if (stored) return stored;
     const job = await queue.get(id);
     if (job?.owner !== owner || job.status === "failed") return null;
     if (job.status === "done") return job.memory_id === id ? await locate(owner, id, allow) : null;
@@ -66,30 +78,26 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
     );
   }
 
-  /** The memory `id` as an update replaced it (see `locateStored`); `null` when none did. */
-  async function replaced(
-    owner: string,
+  /**
+   * The memory `id` an update replaced, in `namespace`: itself while the update is on its way;
+   * once the update erased it, a conflict naming its current version.
+   */
+  function replacedOne(
+    { namespace, index }: { namespace: string; index: NamespaceIndex },
     id: string,
     doing: string,
     allow?: (namespace: string) => void,
   ) {
-    for (const { namespace } of await vectors.namespaces(owner)) {
-      const index = await lexicon.namespace(owner, namespace);
-      let current = index.replacedBy(id);
-      if (current === undefined) continue;
-      allow?.(namespace);
-      const entry = index.entry(id);
-      if (entry) return { namespace, index, entry };
-      for (let next = index.replacedBy(current); next; next = index.replacedBy(next)) {
-        current = next;
-      }
-      throw new SvcError(
-        "conflict",
-        `Cannot ${doing} memory ${id}: an update replaced it, and its current version is ${current}`,
-        { details: { reason: "replaced", current } },
-      );
-    }
-    return null;
+    allow?.(namespace);
+    const entry = index.entry(id);
+    if (entry) return { namespace, index, entry };
+    let current = index.replacedBy(id)!;
+    for (let next = index.replacedBy(current); next; next = index.replacedBy(next)) current = next;
+    throw new SvcError(
+      "conflict",
+      `Cannot ${doing} memory ${id}: an update replaced it, and its current version is ${current}`,
+      { details: { reason: "replaced", current } },
+    );
   }
 
   return { locate, locateStored };
