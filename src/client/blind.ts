@@ -472,22 +472,17 @@ export class BlindMemory {
    */
   async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
-    const held = new Map<string, { id: string; entry: ReturnType<typeof openEntry> } | null>();
+    const held = new Map<string, ReturnType<typeof openEntry>>();
     const erased = new Set<string>();
     for (const { id, sealed } of records) {
-      if (sealed && opened.gone.has(id)) continue;
-      if (sealed) {
-        held.set(id, { id, entry: openEntry(keys, this.namespace, id, sealed) });
-        continue;
-      }
-      held.set(id, null);
-      erased.add(id);
-      opened.gone.add(id);
+      if (!sealed) {
+        held.delete(id);
+        erased.add(id);
+        opened.gone.add(id);
+      } else if (!opened.gone.has(id)) held.set(id, openEntry(keys, this.namespace, id, sealed));
     }
     await index.drop(this.namespace, [...erased]);
-    const rows = [...held.values()].flatMap((taken) => {
-      if (!taken) return [];
-      const { id, entry: { header, vector } } = taken;
+    const rows = [...held].map(([id, { header, vector }]) => {
       const { text, createdAt, tags = [], thread, supersedes } = header;
       index.memories.set(id, {
         id,
@@ -497,14 +492,14 @@ export class BlindMemory {
         ...(thread !== undefined && { thread }),
         ...(supersedes && { supersedes }),
       });
-      return [{
+      return {
         memoryId: id,
         owner: OWNER,
         namespace: this.namespace,
         blobId: id,
         createdAt,
         prepared: { vector, terms: header.terms, info: header.info },
-      }];
+      };
     });
     await index.indexer.indexMany(rows);
     opened.last = records[records.length - 1];

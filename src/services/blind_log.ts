@@ -112,6 +112,12 @@ type Listed = [string, number][];
 /** Memories listed in one state entry, and entries written in one batch (of about 240 KB). */
 const LISTED_PART = 500;
 const LISTED_PARTS_A_BATCH = 8;
+/** `items` in parts of `size`, in order. */
+const inParts = <T>(items: T[], size: number): T[][] =>
+  Array.from(
+    { length: Math.ceil(items.length / size) },
+    (_, n) => items.slice(n * size, (n + 1) * size),
+  );
 /** A memory's erase: its entry's sequence number, and when (Unix ms). */
 type Erase = { erased: number; at: number };
 /** A memory's place in the log: its entry's sequence number, or its erase. */
@@ -468,11 +474,7 @@ export class BlindLog {
     // Each batch checks the head this erase marked: a namespace made again meanwhile (after
     // another erase finished) keeps everything. The list goes with the head, in one batch.
     const room = STATE_LIMITS.batchWrites - 1;
-    const batches = Array.from(
-      { length: Math.ceil(keys.length / room) },
-      (_, n) => keys.slice(n * room, (n + 1) * room),
-    );
-    for (const batch of [...batches, last]) {
+    for (const batch of [...inParts(keys, room), last]) {
       const write = this.#state.batch().check(head.key, head.version);
       for (const key of batch) write.delete(key);
       if (!await write.commit()) break;
@@ -496,10 +498,7 @@ export class BlindLog {
     for await (const { key, value } of this.#state.list<Stored>({ prefix: [...at, "log"] })) {
       if (value.sealed) live.push([value.id, key[3] as number]);
     }
-    const parts = Array.from(
-      { length: Math.ceil(live.length / LISTED_PART) },
-      (_, n) => live.slice(n * LISTED_PART, (n + 1) * LISTED_PART),
-    );
+    const parts = inParts(live, LISTED_PART);
     // Each part checks the head: once another erase listed the log (and may have deleted some
     // of it since), its list is the one kept.
     for (let n = 0; n < parts.length; n += LISTED_PARTS_A_BATCH) {

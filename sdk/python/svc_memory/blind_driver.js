@@ -29126,26 +29126,18 @@ var BlindMemory = class _BlindMemory {
     const held = /* @__PURE__ */ new Map();
     const erased = /* @__PURE__ */ new Set();
     for (const { id, sealed } of records) {
-      if (sealed && opened2.gone.has(id)) continue;
-      if (sealed) {
-        held.set(id, {
-          id,
-          entry: openEntry(keys, this.namespace, id, sealed)
-        });
-        continue;
-      }
-      held.set(id, null);
-      erased.add(id);
-      opened2.gone.add(id);
+      if (!sealed) {
+        held.delete(id);
+        erased.add(id);
+        opened2.gone.add(id);
+      } else if (!opened2.gone.has(id)) held.set(id, openEntry(keys, this.namespace, id, sealed));
     }
     await index.drop(this.namespace, [
       ...erased
     ]);
     const rows = [
-      ...held.values()
-    ].flatMap((taken) => {
-      if (!taken) return [];
-      const { id, entry: { header, vector } } = taken;
+      ...held
+    ].map(([id, { header, vector }]) => {
       const { text, createdAt, tags = [], thread, supersedes } = header;
       index.memories.set(id, {
         id,
@@ -29159,20 +29151,18 @@ var BlindMemory = class _BlindMemory {
           supersedes
         }
       });
-      return [
-        {
-          memoryId: id,
-          owner: OWNER,
-          namespace: this.namespace,
-          blobId: id,
-          createdAt,
-          prepared: {
-            vector,
-            terms: header.terms,
-            info: header.info
-          }
+      return {
+        memoryId: id,
+        owner: OWNER,
+        namespace: this.namespace,
+        blobId: id,
+        createdAt,
+        prepared: {
+          vector,
+          terms: header.terms,
+          info: header.info
         }
-      ];
+      };
     });
     await index.indexer.indexMany(rows);
     opened2.last = records[records.length - 1];
