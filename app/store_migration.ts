@@ -28,6 +28,7 @@ import { copyIndex, hasIndexFile, openIndexFile } from "@svc/encrypted-index/ind
 import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
 import {
   COPY_PHASES as PHASES,
+  copyDone,
   type CopyPhase as Phase,
   copySource,
   type Database,
@@ -221,13 +222,13 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const finished = await progress.finished();
   const resumed = finished.has("started");
   const copy = await beginCopy(dir, database, secret, progress, resumed);
-  const complete = finished.has(PHASES.at(-1)!);
+  const complete = copyDone(finished);
   const steps = phaseSteps(options, index);
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
   let done = true;
   for (const phase of PHASES) {
-    // Phases run in order: once the last is done, a phase added since is not run (it would mix
-    // what the directory holds into a database served since).
+    // A phase added since a copy was done is not run: it would mix what the directory holds
+    // into a database served since.
     const before = finished.get(phase) ?? (complete ? 0 : undefined);
     if (before !== undefined) {
       copied[phase] = before;

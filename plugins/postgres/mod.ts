@@ -14,6 +14,7 @@ export { PgReplayGuard } from "./replay_guard.ts";
 export { PgTextClaims } from "./text_claims.ts";
 export {
   COPY_PHASES,
+  copyDone,
   type CopyPhase,
   copySource,
   holdsState,

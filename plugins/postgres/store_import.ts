@@ -41,6 +41,14 @@ export const COPY_PHASES = [
 /** A phase of the copy. */
 export type CopyPhase = typeof COPY_PHASES[number];
 
+/**
+ * Whether a copy whose phases `finished` holds is done. Phases run in order: once the last is,
+ * the copy is done, and a phase added since is not run.
+ */
+export function copyDone(finished: { has(phase: string): boolean }): boolean {
+  return finished.has(COPY_PHASES.at(-1)!);
+}
+
 /** The tables of state a relayer writes: any row in one means the database is in use. */
 const STATE_TABLES = [
   "svc_ledger_accounts",
@@ -140,8 +148,7 @@ export async function refuseUnfinishedCopy(database: Database): Promise<void> {
       select phase from svc_migrate_store_progress`;
     return new Set(rows.map((row) => row.phase));
   });
-  // Phases run in order: the last one done, the copy is (a phase added since is not run).
-  if (finished.size > 0 && !finished.has(COPY_PHASES.at(-1)!)) {
+  if (finished.size > 0 && !copyDone(finished)) {
     throw new SvcError(
       "conflict",
       "Cannot open the database: `svc migrate-store` began copying a data directory into it " +
