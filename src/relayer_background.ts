@@ -3,7 +3,7 @@
  * the disk is full), the reconciler re-drives the jobs the queue lost track of, the expiry sweep
  * erases what expired and the access log prunes its old entries.
  */
-import type { JobQueue } from "./jobs/job_queue.ts";
+import type { JobQueue, JobRecord } from "./jobs/job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { whileRoom } from "./jobs/while_room.ts";
 import type { Worker } from "./remember/worker.ts";
@@ -51,7 +51,7 @@ export async function startBackgroundWork(deps: BackgroundDependencies): Promise
   const { worker, lifecycle, options } = deps;
   const listening = new AbortController();
   /** The worker's door, closed while the disk is full. */
-  const room = whileRoom(options.diskSpace, (jobId) => worker.process(jobId));
+  const room = whileRoom(options.diskSpace, (jobId, owner) => worker.process(jobId, owner));
   let reconciler: ReturnType<typeof setInterval> | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   if (options.processJobs ?? true) {
@@ -81,19 +81,19 @@ export async function startBackgroundWork(deps: BackgroundDependencies): Promise
 /** Gives back the jobs the last run left, then listens: both go to the worker through `room`. */
 async function takeJobs(deps: BackgroundDependencies, room: Room, signal: AbortSignal) {
   const { queue, worker, metrics, logger, options } = deps;
-  const backlog: string[] = [];
+  const backlog: JobRecord[] = [];
   await reconcileJobs(queue, logger, {
     startup: true,
     counted: metrics.unfinishedJobs,
-    deliver: (jobId) => void backlog.push(jobId),
+    deliver: (record) => void backlog.push(record),
   });
   const taking = {
     id: worker.id,
     ready: (jobs: number) => !diskFull(options) && worker.ready(jobs),
   };
-  queue.listen(({ job_id }) => room.take(job_id), { signal, worker: taking })
+  queue.listen(({ job_id, owner }) => room.take(job_id, owner), { signal, worker: taking })
     .catch((error) => logger.error("job queue listener stopped", { error }));
-  for (const jobId of backlog) room.take(jobId);
+  for (const { job_id, owner } of backlog) room.take(job_id, owner);
 }
 
 /** Re-drives the jobs the queue lost track of, every `reconcileIntervalMs` the disk has room. */

@@ -94,6 +94,8 @@ export interface JobInput {
 export interface JobMessage {
   /** The job's id (also the memory's). */
   job_id: string;
+  /** The job's owner, where the queue knows it without reading the record (the worker's turns). */
+  owner?: string;
 }
 
 /** A job a worker holds and the ciphertext to keep with it (see `JobQueue.saveCiphertext`). */

@@ -45,7 +45,7 @@ export async function reconcileJobs(
     startup: boolean;
     now?: number;
     counted?: (unfinished: number) => void;
-    deliver?: (jobId: string) => void;
+    deliver?: (record: JobRecord) => void;
     holds?: (jobId: string) => boolean;
   },
 ): Promise<number> {
@@ -64,7 +64,7 @@ export async function reconcileJobs(
     } else {
       const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;
       if (queue.shared || (!options.startup && recent)) continue;
-      if (options.startup && options.deliver) options.deliver(record.job_id);
+      if (options.startup && options.deliver) options.deliver(record);
       else await queue.redrive(record.job_id);
     }
     redriven++;

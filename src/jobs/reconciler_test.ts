@@ -75,7 +75,7 @@ Deno.test("the start-up reconcile delivers the pending jobs, enqueueing none", a
   try {
     const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "left" }]);
     const delivered: string[] = [];
-    const deliver = (id: string) => void delivered.push(id);
+    const deliver = ({ job_id }: { job_id: string }) => void delivered.push(job_id);
     assert.equal(await reconcileJobs(queue, silentLogger, { startup: true, deliver }), 1);
     assert.deepEqual([delivered, redriven], [[job.job_id], []]);
   } finally {

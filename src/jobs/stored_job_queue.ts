@@ -52,7 +52,7 @@ export class StoredJobQueue implements JobQueue {
   readonly #now: () => number;
   #listened = false;
   /** The listener, while one listens: how to hand it a job, and the worker it hands jobs to. */
-  #listener?: { deliver(jobId: string): void; worker?: ListenOptions["worker"] };
+  #listener?: { deliver(jobId: string, owner: string): void; worker?: ListenOptions["worker"] };
   readonly #handed = new HandedJobs();
   readonly #maxHanded: number;
 
@@ -90,7 +90,7 @@ export class StoredJobQueue implements JobQueue {
     if (!listener || listener !== this.#listener) return records;
     created.forEach((record, i) => {
       this.#handed.keep(record, texts[i]);
-      listener.deliver(record.job_id);
+      listener.deliver(record.job_id, record.owner);
     });
     return records;
   }
@@ -275,10 +275,10 @@ export class StoredJobQueue implements JobQueue {
       );
     }
     this.#listened = true;
-    const deliver = async ({ job_id, failures }: StoredMessage) => {
+    const deliver = async ({ job_id, failures }: StoredMessage, owner?: string) => {
       if (signal?.aborted) return;
       try {
-        await handler({ job_id });
+        await handler({ job_id, owner });
       } catch {
         const delay = BACKOFF_SCHEDULE[failures];
         if (delay !== undefined) await this.#store.enqueue([job_id], delay, failures + 1);
@@ -286,9 +286,9 @@ export class StoredJobQueue implements JobQueue {
     };
     const listener = {
       worker: options.worker,
-      deliver: (jobId: string) => {
+      deliver: (jobId: string, owner: string) => {
         // A job whose delivery could not even be retried is the reconciler's (its next pass).
-        queueMicrotask(() => deliver({ job_id: jobId, failures: 0 }).catch(() => {}));
+        queueMicrotask(() => deliver({ job_id: jobId, failures: 0 }, owner).catch(() => {}));
       },
     };
     this.#listener = listener;

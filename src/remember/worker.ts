@@ -6,6 +6,9 @@
  * `batchSize` waits. A job delivered again while this worker has it (waiting or running) joins it
  * rather than being taken twice.
  *
+ * The owners whose jobs wait share each batch in turn, one job each round: one account's import
+ * of thousands of memories delays another's remember by a batch at most, not by the whole import.
+ *
  * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
  * (see `runBatch`).
  */
@@ -69,8 +72,10 @@ export interface Worker {
   /**
    * Processes a job in the next batch (also what queue deliveries call); resolves once that
    * batch is over. A job this worker already has, waiting or running, is joined, not taken twice.
+   * `owner`, when known, is whose turn the job waits for (see the module documentation); jobs
+   * delivered without one share a turn.
    */
-  process(jobId: string): Promise<void>;
+  process(jobId: string, owner?: string): Promise<void>;
   /** Resolves once no job is waiting or being processed. */
   idle(): Promise<void>;
   /**
@@ -112,8 +117,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /** Jobs that must be waiting for a batch to start beside a running one. */
   const alongside = Math.ceil(batchSize / ALONGSIDE_SHARE);
   const { queue, logger } = deps;
-  /** Jobs delivered and not yet in a batch, in order, with what their deliveries wait on. */
+  /** Jobs delivered and not yet in a batch, with what their deliveries wait on. */
   const waiting = new Map<string, PromiseWithResolvers<void>>();
+  /** The ids in `waiting` by owner, each in order; the owners in the order of their turns. */
+  const turns = new Map<string, Set<string>>();
   /** Jobs in a running batch, with what their deliveries wait on. */
   const taken = new Map<string, Promise<void>>();
   const batches = new Set<Promise<void>>();
@@ -160,16 +167,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
     const limit = waiting.size >= BACKLOG_BATCHES * batchSize ? 2 * concurrency : concurrency;
     while (batches.size < limit && waiting.size >= (batches.size === 0 ? 1 : alongside)) {
-      const batch: [string, PromiseWithResolvers<void>][] = [];
-      for (const entry of waiting) {
-        if (batch.length === batchSize) break;
-        batch.push(entry);
-      }
+      const jobIds = nextBatch();
+      const batch = jobIds.map((jobId) => [jobId, waiting.get(jobId)!] as const);
       for (const [jobId, delivery] of batch) {
         waiting.delete(jobId);
         taken.set(jobId, delivery.promise);
       }
-      const jobIds = batch.map(([jobId]) => jobId);
       const run: Promise<void> = runBatch(jobIds).catch((error) => {
         logger.error("job processing crashed", { job_ids: jobIds.length, error });
       }).finally(() => {
@@ -184,12 +187,31 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
   }
 
-  function process(jobId: string): Promise<void> {
+  /**
+   * Up to `batchSize` waiting jobs, one of each owner's in turn: an owner whose job is taken goes
+   * to the back of the turns (a `Map` iteration reaches the entries set during it), and stays
+   * there for the next batch.
+   */
+  function nextBatch(): string[] {
+    const jobIds: string[] = [];
+    for (const [owner, jobs] of turns) {
+      if (jobIds.length === batchSize) break;
+      const [jobId] = jobs;
+      jobs.delete(jobId);
+      turns.delete(owner);
+      if (jobs.size > 0) turns.set(owner, jobs);
+      jobIds.push(jobId);
+    }
+    return jobIds;
+  }
+
+  function process(jobId: string, owner = ""): Promise<void> {
     if (stopped) return Promise.resolve();
     const known = waiting.get(jobId)?.promise ?? taken.get(jobId);
     if (known) return known;
     const delivery = Promise.withResolvers<void>();
     waiting.set(jobId, delivery);
+    turns.set(owner, (turns.get(owner) ?? new Set()).add(jobId));
     // Deliveries of the same moment (a bulk, a burst of messages) make one batch.
     if (!scheduled) {
       scheduled = true;
@@ -220,6 +242,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
       recheck = undefined;
       for (const delivery of waiting.values()) delivery.resolve();
       waiting.clear();
+      turns.clear();
       while (batches.size > 0) await Promise.all(batches);
     },
   };

@@ -711,3 +711,30 @@ Deno.test("worker: at the disk floor no batch starts, and it looks again once pe
   assert.equal((await queue.get(jobs[2].job_id))?.status, "done");
   await worker.stop();
 });
+
+Deno.test("worker: an owner's backlog holds another owner's job back by one batch, not by the backlog", async () => {
+  using queue = new MemoryJobQueue();
+  using blobs = new HeldBlobStore();
+  const pipeline = await testPipeline({ blobs });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger: silentLogger,
+    batchSize: 4,
+    concurrency: 1,
+  });
+  const flood = await queue.accept(
+    Array.from({ length: 12 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  const flooding = Promise.all(flood.map((job) => worker.process(job.job_id, "o1")));
+  await until("the first batch reaches its upload", () => blobs.held === 4);
+  const [own] = await queue.accept([{ owner: "o2", namespace: "n1", text: "I keep bees" }]);
+  const owning = worker.process(own.job_id, "o2");
+  blobs.release();
+  await owning;
+  const records = await queue.getMany(flood.map((job) => job.job_id));
+  const done = records.filter((record) => record?.status === "done").length;
+  assert.equal(done, 7, "the next batch took o2's job beside three of o1's");
+  assert.equal((await queue.get(own.job_id))?.status, "done");
+  await flooding;
+});
