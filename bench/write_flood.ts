@@ -3,8 +3,8 @@
  * its own process (`deno task start`'s flags, a temporary data directory, the embedder
  * `SVC_EMBEDDER` names, GloVe by default). The first account sends `--memories` memories in bulk
  * requests of 20, 50 at a time; meanwhile the second remembers one memory every half second,
- * `--remembers` times, and times each from its request until its job is done. Prints and saves
- * JSON.
+ * `--remembers` times, and times each from its request until its job is done, then one recall.
+ * Prints and saves JSON.
  *
  *   deno task bench:write-flood [--memories 20000] [--remembers 10]
  *     [--root <checkout whose relayer runs>] [--out bench/results/write_flood.json]
@@ -42,17 +42,23 @@ async function flood(client: SvcClient): Promise<string[]> {
   return jobIds;
 }
 
-/** The milliseconds from each remember of `client` to its job done, one every half second. */
-async function remembers(client: SvcClient): Promise<number[]> {
-  const waits: number[] = [];
+/**
+ * The milliseconds from each remember of `client` to its job done, one every half second, and
+ * of a recall after each.
+ */
+async function remembers(client: SvcClient) {
+  const waits: number[] = [], recalls: number[] = [];
   for (let i = 0; i < REMEMBERS; i++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = performance.now();
+    let started = performance.now();
     const { job_id } = await client.remember(`My own fact number ${i}`);
     await allDone(client, [job_id], 600_000);
     waits.push(round(performance.now() - started));
+    started = performance.now();
+    await client.recall(`which fact number ${i} is mine`);
+    recalls.push(round(performance.now() - started));
   }
-  return waits;
+  return { waits, recalls };
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-write-flood-" });
@@ -62,7 +68,7 @@ try {
   const other = await newAccountClient(dataDir, relayer.url);
   await allDone(other.client, [(await other.client.remember("A first fact")).job_id], 60_000);
   const started = performance.now();
-  const [floodJobs, waits] = await Promise.all([
+  const [floodJobs, { waits, recalls }] = await Promise.all([
     flood(flooding.client),
     remembers(other.client),
   ]);
@@ -74,6 +80,7 @@ try {
     flood_seconds: round((performance.now() - started) / 1000),
     other_remember_ms: waits,
     other_remember_max_ms: Math.max(...waits),
+    other_recall_ms: recalls,
   };
   console.log(JSON.stringify(result, null, 2));
   await writeResults(values.out!, result);
