@@ -157,11 +157,13 @@ async function runExport(client: SvcClient, values: Flags, io: CliIo) {
   // Listed when the export began but not in it: manual memories, whose text the relayer cannot
   // read, and memories erased, replaced or expired meanwhile.
   const left = Math.max(0, total - memories);
+  const blind = namespaces.length === 0 ? await blindNamespaces(client) : [];
   return {
     json: {
       file: output,
       memories,
       left_out: left,
+      blind_left_out: blind,
       bytes,
       format: "svc-export",
       version: EXPORT_VERSION,
@@ -171,8 +173,21 @@ async function runExport(client: SvcClient, values: Flags, io: CliIo) {
       (left > 0
         ? `; ${left} left out: manual memories, whose text the relayer cannot read, and any ` +
           "erased, updated or expired during the export"
+        : "") +
+      (blind.length > 0
+        ? `; not in it, operator-blind: ${blind.map((name) => JSON.stringify(name)).join(", ")} ` +
+          "(svc blind export --namespace NS --output FILE exports one)"
         : ""),
   };
+}
+
+/**
+ * The names of the caller's operator-blind namespaces, which an export of all leaves out; none
+ * where the relayer does not say (the export is written by then).
+ */
+async function blindNamespaces(client: SvcClient): Promise<string[]> {
+  const answer = await client.blindNamespaces().catch(() => ({ namespaces: [] }));
+  return answer.namespaces.map(({ namespace }) => namespace);
 }
 
 /** The line with its namespace replaced (a line that is not JSON goes as it is, to fail). */

@@ -234,6 +234,15 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, updates, let
     const copied = await blind("recall", "spare key", "--namespace", "copy", "--limit", "1");
     assert.equal(copied.results[0].text, "The spare key is under the blue pot");
     await Deno.remove(exportFile);
+    // The relayer's export holds no operator-blind memory: it says so rather than exporting none.
+    const passphrase = `${dataDir}-passphrase`;
+    await Deno.writeTextFile(passphrase, "correct horse battery staple\n");
+    const exported = (...args: string[]) =>
+      svcCli(dataDir, ["export", "-o", exportFile, "--passphrase-file", passphrase, ...args], env);
+    await assert.rejects(exported("--namespace", "copy"), /\\"copy\\" is operator-blind/);
+    assert.deepEqual((await exported()).blind_left_out, ["copy", "default"]);
+    await Deno.remove(exportFile);
+    await Deno.remove(passphrase);
     await assert.rejects(blind("erase", "--namespace", "default"), /--confirm/);
     const erased = await blind("erase", "--namespace", "default", "--confirm", "default");
     assert.equal(erased.erased, 1);
