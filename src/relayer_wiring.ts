@@ -219,6 +219,7 @@ function createServices(
     logger,
     now,
     refuseBlind,
+    eraseBlind: blind && ((owner, namespace) => blind.eraseIfBlind(owner, namespace)),
   });
   const service = createMemoryService({
     queue,

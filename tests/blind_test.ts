@@ -219,6 +219,24 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   await rememberAll(t, caller, [{ text: "I am vegetarian", namespace: "public" }]);
   const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
   assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ["I eat fish"]);
+  // Nor are its log's memories exported, as if there were none.
+  const exported = await t.signed(caller, "GET", "/api/export?namespace=private");
+  assert.equal((await jsonOf(exported, 409)).reason, "operator_blind");
+});
+
+Deno.test("a namespace's erase erases its operator-blind log too, a receipt per memory", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [earlier] = await rememberAll(t, caller, [{ text: "I eat fish", namespace: "private" }]);
+  const memory = await device(t, caller);
+  await memory.enable();
+  const [kept] = await memory.remember([{ text: "I am vegetarian" }]);
+  const path = "/api/memories?namespace=private&confirm=private";
+  const erased = await jsonOf(await t.signed(caller, "DELETE", path));
+  const ids = erased.receipts.map((receipt: { memory_id: string }) => receipt.memory_id);
+  assert.deepEqual(ids.toSorted(), [earlier, kept].toSorted());
+  assert.ok(!(await storedBlind(t)).includes(kept), "the log's entry is left");
+  await assert.rejects(memory.sync(), (error: SvcError) => error.code === "not_found");
 });
 
 Deno.test("blind recall ranks as normal recall with the same embedder, threads included", async () => {

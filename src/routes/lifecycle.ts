@@ -174,7 +174,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService): Route<HandlerConte
       input: { query: ERASE_NAMESPACE },
       doc: {
         tag: "memories",
-        summary: "Erase every memory of a namespace",
+        summary: "Erase every memory of a namespace, its operator-blind log included",
         example: { query: { namespace: "scratch", confirm: "scratch" } },
         responses: {
           200: {

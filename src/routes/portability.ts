@@ -164,7 +164,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
             example: JSON.stringify({ id: EXAMPLE_ID, ...EXAMPLE_LINE }) + "\n",
           },
           409: {
-            description: "A namespace named is operator-blind (`reason: \"operator_blind\"`): " +
+            description: 'A namespace named is operator-blind (`reason: "operator_blind"`): ' +
               "a device exports it.",
           },
         },

@@ -451,6 +451,14 @@ export class BlindLog {
     });
   }
 
+  /** `eraseNamespace` where the namespace is operator-blind; no receipt where it is not. */
+  eraseIfBlind(owner: string, namespace: string): Promise<EraseReceipt[]> {
+    return this.eraseNamespace(owner, namespace).catch((error) => {
+      if (error instanceof SvcError && error.code === "not_found") return [];
+      throw error;
+    });
+  }
+
   /**
    * Erases the namespace: its head is marked first, so it takes nothing more, and the memories
    * the log holds are listed beside it; then every entry, tombstone and wrapped key is deleted,

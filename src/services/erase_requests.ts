@@ -43,6 +43,11 @@ export interface EraseRequestDependencies {
   locateStored: MemoryLocator["locateStored"];
   /** Unix milliseconds. */
   now: () => number;
+  /**
+   * Erases the namespace's operator-blind log, its keys and its being blind, if it is blind:
+   * a receipt per memory the log held.
+   */
+  eraseBlind?: (owner: string, namespace: string) => Promise<EraseReceipt[]>;
 }
 
 /**
@@ -153,8 +158,8 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
     eraseBlobs: eraser.eraseBlobs,
 
     /**
-     * Erases every memory of a namespace (expired and replaced ones included), and what only a
-     * blob of it holds (its index rows lost): no restore brings any back.
+     * Erases every memory of a namespace (expired and replaced ones included), what only a blob
+     * of it holds (its index rows lost), and its operator-blind log: no restore brings any back.
      */
     async eraseNamespace(
       owner: string,
@@ -208,6 +213,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       throw cutShort(error, receipts.length, entries.length);
     }
     receipts.push(...await eraseLeft(owner, namespace, options));
+    receipts.push(...await deps.eraseBlind?.(owner, namespace) ?? []);
     return { namespace, owner, erased: receipts.length, receipts };
   }
 }
