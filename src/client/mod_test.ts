@@ -378,3 +378,49 @@ Deno.test("a long answer is read whole after its start came in time", async () =
   });
   assert.deepEqual(await client.recall("bees"), { results: [], total: 0 });
 });
+
+Deno.test("a connection broken after an update, a namespace erase or an import was sent is not sent again", async () => {
+  const sent: string[] = [];
+  let failure: Error | undefined;
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    retries: 2,
+    fetch: (input, init) => {
+      sent.push(`${init?.method} ${new URL(String(input)).pathname}`);
+      const error = failure;
+      failure = undefined;
+      if (error) return Promise.reject(error);
+      return Promise.resolve(Response.json({ job_id: "j1", memory_id: "m1", status: "pending" }));
+    },
+  });
+  const broken = () =>
+    new TypeError("fetch failed", {
+      cause: new Error("client error (SendRequest): connection closed before message completed"),
+    });
+  const calls = [
+    () => client.update("m1", { text: "I am vegan" }),
+    () => client.forgetNamespace("work"),
+    () => client.import([{ text: "I keep bees" }]),
+  ];
+  for (const call of calls) {
+    sent.length = 0;
+    failure = broken();
+    await assert.rejects(call(), (error: SvcError) => error.details.reason === "outcome_unknown");
+    assert.equal(sent.length, 1, sent.join());
+  }
+  // A connection refused never reached the relayer; a remember sent again answers its memory.
+  sent.length = 0;
+  failure = new TypeError("fetch failed", {
+    cause: new Error("client error (Connect): tcp connect error: Connection refused"),
+  });
+  await client.update("m1", { text: "I am vegan" });
+  failure = broken();
+  await client.remember("I keep bees");
+  assert.deepEqual(sent, [
+    "PUT /api/memories/m1",
+    "PUT /api/memories/m1",
+    "POST /api/remember",
+    "POST /api/remember",
+  ]);
+});

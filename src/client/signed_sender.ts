@@ -1,7 +1,8 @@
 /**
  * How the client signs and sends a request: each attempt signed afresh (version 2, the relayer's
  * origin as audience, a new nonce), the path in the form the relayer reads, 429 and 5xx answers
- * (but 501, and a model's failure: see `asksModel`) and network failures retried with backoff,
+ * (but 501, and a model's failure: see `asksModel`) and network failures retried with backoff
+ * (but a call the relayer would not know again once the request was sent: see `doneOnce`),
  * errors raised as `SvcError` with the relayer's code.
  */
 import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
@@ -61,6 +62,32 @@ function usesDelegateKey(path: string): boolean {
   const pathname = path.split("?")[0];
   return DECRYPTING_PATHS.has(pathname) || pathname === "/api/memories" ||
     pathname.startsWith("/api/memories/");
+}
+
+/**
+ * Whether the relayer would not know the request sent again after it did it: an update's finds
+ * its memory replaced (409), a namespace erase's erases nothing and answers no receipt, an
+ * import's counts its lines as duplicates with no jobs. Remember (a duplicate answers its
+ * memory) and an erase by id (its receipt again) are sent again after a broken connection.
+ */
+function doneOnce(method: string, path: string): boolean {
+  const pathname = path.split("?")[0];
+  return (method === "PUT" && pathname.startsWith("/api/memories/")) ||
+    (method === "DELETE" && (pathname === "/api/memories" || pathname === "/api/blind")) ||
+    (method === "POST" && pathname === "/api/import");
+}
+
+/**
+ * Whether a failed `fetch` never reached the relayer: the connection was refused or not made
+ * (Deno says "(Connect)", Node `ECONNREFUSED`); a browser does not say, so it may have.
+ */
+function notConnected(error: unknown): boolean {
+  const causes = [error, (error as Error)?.cause];
+  return causes.some((cause) =>
+    /\(Connect\)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(
+      `${(cause as Error)?.message} ${(cause as { code?: string })?.code}`,
+    )
+  );
 }
 
 /**
@@ -206,6 +233,16 @@ export class SignedSender {
             `The relayer at ${this.baseUrl} took the request but did not answer within ` +
               `${limit! / 1000} s`,
             { cause },
+          );
+        }
+        const unsent = notConnected(cause);
+        if (!unsent && doneOnce(method, path)) {
+          throw new SvcError(
+            "backend_unavailable",
+            `The connection to the relayer at ${this.baseUrl} broke after the request was sent, ` +
+              "so it was not sent again: the relayer may have done it. Check (get or list) " +
+              "before sending it again",
+            { cause, details: { reason: "outcome_unknown" } },
           );
         }
         if (attempt < this.#retries) {

@@ -28716,6 +28716,17 @@ function usesDelegateKey(path) {
   const pathname = path.split("?")[0];
   return DECRYPTING_PATHS.has(pathname) || pathname === "/api/memories" || pathname.startsWith("/api/memories/");
 }
+function doneOnce(method, path) {
+  const pathname = path.split("?")[0];
+  return method === "PUT" && pathname.startsWith("/api/memories/") || method === "DELETE" && (pathname === "/api/memories" || pathname === "/api/blind") || method === "POST" && pathname === "/api/import";
+}
+function notConnected(error) {
+  const causes = [
+    error,
+    error?.cause
+  ];
+  return causes.some((cause) => /\(Connect\)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(`${cause?.message} ${cause?.code}`));
+}
 function asksModel(path) {
   const pathname = path.split("?")[0];
   return pathname === "/api/analyze" || pathname === "/api/ask";
@@ -28800,6 +28811,15 @@ var SignedSender = class _SignedSender {
         if (waiting.signal.aborted) {
           throw new SvcError("backend_unavailable", `The relayer at ${this.baseUrl} took the request but did not answer within ${limit / 1e3} s`, {
             cause
+          });
+        }
+        const unsent = notConnected(cause);
+        if (!unsent && doneOnce(method, path)) {
+          throw new SvcError("backend_unavailable", `The connection to the relayer at ${this.baseUrl} broke after the request was sent, so it was not sent again: the relayer may have done it. Check (get or list) before sending it again`, {
+            cause,
+            details: {
+              reason: "outcome_unknown"
+            }
           });
         }
         if (attempt < this.#retries) {

@@ -162,6 +162,23 @@ class _Call:
         self.lines = lines
 
 
+#: Transport errors of a request that never reached the relayer: it may be sent again.
+_NOT_CONNECTED = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+def _done_once(call: _Call) -> bool:
+    """Whether the relayer would not know ``call`` sent again after it did it: an update's finds
+    its memory replaced (409), a namespace erase's erases nothing and answers no receipt, an
+    import's counts its lines as duplicates. Remember (a duplicate answers its memory) and an
+    erase by id (its receipt again) are sent again after a broken connection."""
+    path = call.path.split("?")[0]
+    return (
+        (call.method == "PUT" and path.startswith("/api/memories/"))
+        or (call.method == "DELETE" and path in ("/api/memories", "/api/blind"))
+        or (call.method == "POST" and path == "/api/import")
+    )
+
+
 def _import_line(item: Any) -> Optional[str]:
     """The JSON line of an item (one line: a text with line breaks, as a file's line ends, is
     parsed and written again), or ``None`` for such a text that is not JSON."""
@@ -257,15 +274,22 @@ class _Api:
         result (a refusal is raised)."""
         last = attempt == self._retries
         if error is not None:
+            shown = _without_userinfo(self.base_url)
+            if _done_once(call) and not isinstance(error, _NOT_CONNECTED):
+                raise SvcError(
+                    f"The connection to the relayer at {shown} broke after the request was "
+                    "sent, so it was not sent again: the relayer may have done it. Check (get "
+                    "or list) before sending it again",
+                    reason="outcome_unknown",
+                ) from error
             if last:
-                shown = _without_userinfo(self.base_url)
                 raise SvcError(
                     f"Cannot reach the relayer at {shown}: {_scrubbed(str(error), self.base_url)}"
                 ) from error
-            return self._wait_seconds(None, attempt), None
+            return self._again_after(call, self._wait_seconds(None, attempt)), None
         assert response is not None
         if response.status_code in RETRIED and not last:
-            return self._wait_seconds(response, attempt), None
+            return self._again_after(call, self._wait_seconds(response, attempt)), None
         if response.status_code >= 400:
             raise _error(response)
         if call.lines:
@@ -280,6 +304,11 @@ class _Api:
         if any(job.status in ("pending", "running") for job in jobs):
             return None
         return jobs[0] if first else jobs
+
+    def _again_after(self, call: _Call, wait: float) -> float:
+        """``wait``, or a second for a request signed with version 1: its signature has no nonce,
+        so the same request signed in the same second is refused as a replay."""
+        return max(wait, 1.0) if call.signed and self._version == 1 else wait
 
     @staticmethod
     def _wait_seconds(response: Optional[httpx.Response], attempt: int) -> float:

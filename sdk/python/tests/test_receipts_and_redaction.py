@@ -167,3 +167,52 @@ def test_a_password_echoed_by_the_transport_is_scrubbed_too():
         c.recall("anything")
     assert "s3cret" not in str(e.value), str(e.value)
     assert "cannot connect to http://relayer.test:8000" in str(e.value)
+
+
+def test_a_connection_broken_after_an_update_erase_or_import_was_sent_is_not_sent_again():
+    asked = []
+    failures = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/health":
+            key = RELAYER_KEY.verify_key.encode().hex()
+            return httpx.Response(200, json={"status": "ok", "version": "0", "receiptKey": key})
+        asked.append(f"{request.method} {request.url.path}")
+        if failures:
+            raise failures.pop()
+        return httpx.Response(200, json={"job_id": "j1", "memory_id": "m1", "status": "pending",
+                                         "imported": 1, "duplicates": 0, "failed": [],
+                                         "job_ids": ["j1"], "erased": 0, "receipts": []})
+
+    http = httpx.Client(transport=httpx.MockTransport(answer))
+    with Client("http://relayer.test", delegate_key=SEED, http=http) as c:
+        calls = [lambda: c.update("m1", "I am vegan"), lambda: c.erase_namespace("work"),
+                 lambda: c.import_([{"text": "I keep bees"}])]
+        for call in calls:
+            asked.clear()
+            failures.append(httpx.ReadError("connection closed before the answer"))
+            with pytest.raises(SvcError) as e:
+                call()
+            assert e.value.reason == "outcome_unknown" and len(asked) == 1, asked
+        # A refused connection never reached the relayer; a remember sent again answers its memory.
+        asked.clear()
+        failures.append(httpx.ConnectError("connection refused"))
+        c.update("m1", "I am vegan")
+        failures.append(httpx.ReadError("connection closed before the answer"))
+        c.remember("I keep bees")
+        assert asked == ["PUT /api/memories/m1"] * 2 + ["POST /api/remember"] * 2
+
+
+def test_a_version_1_request_sent_again_is_signed_in_a_later_second():
+    stamps = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        stamps.append(request.headers["x-timestamp"])
+        if len(stamps) == 1:
+            return httpx.Response(503, json={"error": "busy", "code": "server_busy"})
+        return httpx.Response(200, json={"results": [], "total": 0})
+
+    http = httpx.Client(transport=httpx.MockTransport(answer))
+    with Client("http://relayer.test", delegate_key=SEED, http=http, version=1) as c:
+        c.recall("anything")
+    assert len(stamps) == 2 and stamps[0] != stamps[1], stamps
