@@ -546,6 +546,29 @@ Deno.test("duplicates: the same text again stores nothing and answers with the m
   assert.equal(memories.length, 2);
 });
 
+Deno.test("duplicates: a text held by a memory that expires sooner is stored anew, not lost with it", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [soon] = await remember(t, alice, [{
+    text: "My blood type is O negative",
+    ttl_seconds: 60,
+  }]);
+  const ask = async (body: object) =>
+    await json(await t.signed(alice, "POST", "/api/remember", body), 200);
+  // As long or shorter: held already.
+  const shorter = await ask({ text: "My blood type is O negative", ttl_seconds: 30 });
+  assert.equal(shorter.duplicate_of, soon);
+  // Longer, or for good: a new memory, which a later remember finds.
+  const kept = await t.signed(alice, "POST", "/api/remember", {
+    text: "My blood type is O negative",
+  });
+  assert.equal(kept.status, 202);
+  const { job_id } = await kept.json();
+  await t.settle(alice, [job_id]);
+  const again = await ask({ text: "My blood type is O negative" });
+  assert.equal(again.duplicate_of, job_id);
+});
+
 Deno.test("tags and time filters on recall; tags and expiry are validated", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

@@ -34,13 +34,14 @@ export async function findDuplicates(
   // Each namespace's index once: one without memories is read from the store at each ask.
   const indexes = new Map<string, Promise<NamespaceIndex>>();
   const found: TextPlace[] = [];
-  for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
+  for (const [i, { memoryId, owner, namespace, attributes }] of memories.entries()) {
     const place = JSON.stringify([owner, namespace, digests[i]]);
     const space = JSON.stringify([owner, namespace]);
     let indexed = indexes.get(space);
     if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
     const index = await indexed;
-    const original = seen.get(place) ?? index.duplicateOf(digests[i], now());
+    const original = seen.get(place) ??
+      index.duplicateOf(digests[i], now(), attributes?.expiresAt);
     found.push({ original, place });
     if (!seen.has(place)) seen.set(place, original ?? memoryId);
   }

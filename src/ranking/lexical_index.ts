@@ -360,10 +360,16 @@ export class NamespaceIndex {
     return this.#replacedBy.get(id);
   }
 
-  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
-  duplicateOf(digest: string, now: number): string | undefined {
+  /**
+   * The memory shown at `now` whose text has this digest (see `TermHasher.digest`), unless it
+   * expires before `expiresAt` (Unix milliseconds; absent: never): remembered again for longer,
+   * a text is stored anew rather than lost with the memory that holds it now.
+   */
+  duplicateOf(digest: string, now: number, expiresAt?: number): string | undefined {
     const id = this.#digests.get(digest);
-    return id !== undefined && !this.hidden(id, now) ? id : undefined;
+    if (id === undefined || this.hidden(id, now)) return undefined;
+    const held = this.#entries[this.#byId.get(id)!].info?.expiresAt;
+    return held === undefined || (expiresAt !== undefined && held >= expiresAt) ? id : undefined;
   }
 
   /**

@@ -128,14 +128,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
   /**
    * For each item, the id of a memory its namespace already holds with the same text (after
-   * normalising case and white space), or `undefined`.
+   * normalising case and white space) for at least as long, or `undefined`.
    */
   async function duplicates(owner: string, items: RememberItem[]): Promise<(string | undefined)[]> {
     return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
       if (attributes?.replaces !== undefined) return undefined;
       const index = await lexicon.namespace(owner, namespace);
       const digest = await hasher.digest(owner, text, attributes?.thread);
-      const original = index.duplicateOf(digest, now());
+      const original = index.duplicateOf(digest, now(), attributes?.expiresAt);
       if (original === undefined) lexicon.assertRoom(index);
       return original;
     }));
