@@ -15053,10 +15053,16 @@ var NamespaceIndex = class _NamespaceIndex {
   replacedBy(id) {
     return this.#replacedBy.get(id);
   }
-  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
-  duplicateOf(digest, now2) {
+  /**
+   * The memory shown at `now` whose text has this digest (see `TermHasher.digest`), unless it
+   * expires before `expiresAt` (Unix milliseconds; absent: never): remembered again for longer,
+   * a text is stored anew rather than lost with the memory that holds it now.
+   */
+  duplicateOf(digest, now2, expiresAt) {
     const id = this.#digests.get(digest);
-    return id !== void 0 && !this.hidden(id, now2) ? id : void 0;
+    if (id === void 0 || this.hidden(id, now2)) return void 0;
+    const held = this.#entries[this.#byId.get(id)].info?.expiresAt;
+    return held === void 0 || expiresAt !== void 0 && held >= expiresAt ? id : void 0;
   }
   /**
    * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
