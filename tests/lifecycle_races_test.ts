@@ -411,7 +411,17 @@ Deno.test("an erase or update of a memory an update replaced names its current v
     assert.equal(refused.current, upd.job_id, JSON.stringify(refused));
     assert.match(refused.error, /an update replaced it, and its current version is/);
   }
-  await json(await t.signed(alice, "DELETE", `/api/memories/${upd.job_id}`));
+  // Updated again: each earlier version names the newest.
+  const last = await json(
+    await t.signed(alice, "PUT", `/api/memories/${upd.job_id}`, { text: "I live in Tromsø" }),
+    202,
+  );
+  await t.settle(alice, [last.job_id]);
+  for (const id of [old, upd.job_id]) {
+    const refused = await json(await t.signed(alice, "DELETE", `/api/memories/${id}`), 409);
+    assert.equal(refused.current, last.job_id, JSON.stringify(refused));
+  }
+  await json(await t.signed(alice, "DELETE", `/api/memories/${last.job_id}`));
   // Every version gone: the first erase's receipt answers again, as for any erase sent again.
   const again = await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
   assert.equal(again.memory_id, old);

@@ -228,7 +228,11 @@ export class NamespaceIndex {
     const { info } = this.#entries[doc];
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
     if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      this.#replacedBy.delete(info.supersedes);
+      // Replaced in turn, it hands the version it replaced on to the one that replaced it: an
+      // erase of any earlier version still finds the current one.
+      const next = this.#replacedBy.get(id);
+      if (next === undefined) this.#replacedBy.delete(info.supersedes);
+      else this.#replacedBy.set(info.supersedes, next);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;

@@ -14926,7 +14926,9 @@ var NamespaceIndex = class _NamespaceIndex {
     const { info } = this.#entries[doc];
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
     if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      this.#replacedBy.delete(info.supersedes);
+      const next = this.#replacedBy.get(id);
+      if (next === void 0) this.#replacedBy.delete(info.supersedes);
+      else this.#replacedBy.set(info.supersedes, next);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;
