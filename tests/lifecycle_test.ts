@@ -610,7 +610,7 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   const alice = await t.newCaller();
   // Long enough for the remember and the first read to finish before it expires, on a slow
   // machine too.
-  const [brief, lasting] = await remember(t, alice, [
+  const [brief, lasting, hotel] = await remember(t, alice, [
     { text: "My parking spot today is B12", ttl_seconds: 3 },
     { text: "My car is a blue Volvo" },
     { text: "The hotel room is 214", namespace: "trip", ttl_seconds: 3 },
@@ -633,8 +633,13 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   // Nor counted, before the sweep; a namespace holding only expired memories is not listed.
   const counts = await json(await t.signed(alice, "GET", "/api/namespaces"));
   assert.deepEqual(counts.namespaces, [{ namespace: "default", count: 1 }]);
+  // Not updated; erased by id before the sweep, it is erased now, with its receipt.
+  await json(await t.signed(alice, "PUT", `/api/memories/${hotel}`, { text: "Room 215" }), 404);
+  const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${hotel}`));
+  assert.equal(receipt.memory_id, hotel);
+  assert.deepEqual(await t.blobs.list(alice.owner, "trip"), []);
   const blobsBefore = (await t.blobs.list(alice.owner, "default")).length;
-  assert.equal(await t.relayer.lifecycle.sweep(), 2);
+  assert.equal(await t.relayer.lifecycle.sweep(), 1);
   assert.equal((await t.blobs.list(alice.owner, "default")).length, blobsBefore - 1);
   assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
 });

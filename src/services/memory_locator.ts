@@ -28,14 +28,16 @@ export interface MemoryLocatorDependencies {
 export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLocatorDependencies) {
   /**
    * Where the owner's memory `id` is, in one pass over the owner's namespaces: `found` when it
-   * is visible; else `replaced`, the namespace whose index says an update replaced it.
+   * is visible (or, with `expired`, has expired and awaits the sweep); else `replaced`, the
+   * namespace whose index says an update replaced it.
    */
-  async function scan(owner: string, id: string) {
+  async function scan(owner: string, id: string, expired = false) {
     let replaced: { namespace: string; index: NamespaceIndex } | undefined;
     for (const { namespace } of await vectors.namespaces(owner)) {
       const index = await lexicon.namespace(owner, namespace);
       const entry = index.entry(id);
-      if (entry && !index.hidden(id, now())) return { found: { namespace, index, entry } };
+      const shown = expired ? index.replacedBy(id) === undefined : !index.hidden(id, now());
+      if (entry && shown) return { found: { namespace, index, entry } };
       if (!replaced && index.replacedBy(id) !== undefined) replaced = { namespace, index };
     }
     return { replaced };
@@ -56,15 +58,16 @@ export function createMemoryLocator({ queue, vectors, lexicon, now }: MemoryLoca
    * on its way is a conflict that says to wait (an erase or update now would find nothing, and
    * it would land after); one whose job ended meanwhile is looked for again. A memory an update
    * replaced is found while that update is on its way (an erase then takes both), and once the
-   * update erased it, a conflict names its current version.
+   * update erased it, a conflict names its current version. An erase also finds a memory that
+   * expired and awaits the sweep: it is erased now, with its receipt.
    */
   async function locateStored(
     owner: string,
     id: string,
-    doing: string,
+    doing: "erase" | "update",
     allow?: (namespace: string) => void,
   ) {
-    const { found, replaced } = await scan(owner, id);
+    const { found, replaced } = await scan(owner, id, doing === "erase");
     if (found) allow?.(found.namespace);
     const stored = found ?? (replaced && replacedOne(replaced, id, doing, allow));
     if (stored) return stored;
