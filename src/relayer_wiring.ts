@@ -219,7 +219,7 @@ function createServices(
     logger,
     now,
     refuseBlind,
-    eraseBlind: blind && ((owner, namespace) => blind.eraseIfBlind(owner, namespace)),
+    blind: blind || undefined,
   });
   const service = createMemoryService({
     queue,

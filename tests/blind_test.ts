@@ -418,6 +418,12 @@ Deno.test("moveIn brings a namespace's earlier memories into its log, and picks 
   assert.equal(results[0].text, FACTS[0]);
   assert.deepEqual(results[0].tags, ["diet"]);
   assert.equal(results[0].id, ids[0]);
+  // Erased by its id on the normal route, a memory moved in is erased from the log, not only
+  // answered the receipt of its move.
+  const receipt = await jsonOf(await t.signed(caller, "DELETE", `/api/memories/${ids[0]}`));
+  assert.match(receipt.blob_id, /^blind-log:/);
+  const left = (await memory.memories()).map((entry) => entry.id);
+  assert.deepEqual(left.toSorted(), ids.slice(1).toSorted());
 });
 
 Deno.test("remember sends more than one append's worth in several", async () => {

@@ -453,10 +453,12 @@ export class BlindLog {
 
   /** `eraseNamespace` where the namespace is operator-blind; no receipt where it is not. */
   eraseIfBlind(owner: string, namespace: string): Promise<EraseReceipt[]> {
-    return this.eraseNamespace(owner, namespace).catch((error) => {
-      if (error instanceof SvcError && error.code === "not_found") return [];
-      throw error;
-    });
+    return unlessNotBlind(this.eraseNamespace(owner, namespace), []);
+  }
+
+  /** `erase` where the namespace is operator-blind; `null` where it is not. */
+  eraseOneIfBlind(owner: string, namespace: string, id: string): Promise<EraseReceipt | null> {
+    return unlessNotBlind(this.erase(owner, namespace, id), null);
   }
 
   /**
@@ -567,5 +569,15 @@ export class BlindLog {
       if (await batch.set([...at, "head"], { ...head, seq, count }).commit()) return seq;
     }
     throw busy();
+  }
+}
+
+/** What `work` resolves to, or `none` where its namespace is not operator-blind (404). */
+async function unlessNotBlind<T>(work: Promise<T>, none: T): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof SvcError && error.code === "not_found") return none;
+    throw error;
   }
 }

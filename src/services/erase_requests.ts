@@ -12,6 +12,7 @@ import type { LocateOptions, MemoryLocator } from "./memory_locator.ts";
 import type { ReadOptions } from "./reader.ts";
 import type { EraseReceipt } from "./receipts.ts";
 import { SvcError } from "../errors.ts";
+import type { BlindLog } from "./blind_log.ts";
 
 /** What erasing a namespace answers: one receipt per erased memory. */
 export interface NamespaceErase {
@@ -44,10 +45,10 @@ export interface EraseRequestDependencies {
   /** Unix milliseconds. */
   now: () => number;
   /**
-   * Erases the namespace's operator-blind log, its keys and its being blind, if it is blind:
-   * a receipt per memory the log held.
+   * The operator-blind logs: a namespace's erase erases its log, its keys and its being blind;
+   * an erase by id of a memory moved into one (`svc blind move`) erases its entry there.
    */
-  eraseBlind?: (owner: string, namespace: string) => Promise<EraseReceipt[]>;
+  blind?: Pick<BlindLog, "eraseIfBlind" | "eraseOneIfBlind">;
 }
 
 /**
@@ -137,7 +138,9 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       if (erasing.has(key)) return await shared();
       const found = await locateStored(owner, id, "erase", options.allow);
       if (erasing.has(key)) return await shared();
-      if (!found) return await eraser.receiptAgain(owner, id, options);
+      if (!found) {
+        return await erasedMoved(owner, id, options) ?? eraser.receiptAgain(owner, id, options);
+      }
       const { namespace } = found;
       const receipt = eraser.eraseAsked(owner, namespace, [found.entry], options)
         .then(([receipt]) => receipt)
@@ -187,6 +190,17 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
     },
   };
 
+  /**
+   * The memory `id` erased from its namespace as it moved into the namespace's operator-blind
+   * log: erased there; `null` when the log does not hold it.
+   */
+  async function erasedMoved(owner: string, id: string, options: LocateOptions) {
+    const erasure = await records.erasure(owner, id);
+    if (!deps.blind || erasure?.namespace === undefined) return null;
+    options.allow?.(erasure.namespace);
+    return await deps.blind.eraseOneIfBlind(owner, erasure.namespace, id);
+  }
+
   /** `eraseNamespace`, none of the namespace's under way. */
   async function eraseNamespaceNow(
     owner: string,
@@ -213,7 +227,7 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       throw cutShort(error, receipts.length, entries.length);
     }
     receipts.push(...await eraseLeft(owner, namespace, options));
-    receipts.push(...await deps.eraseBlind?.(owner, namespace) ?? []);
+    receipts.push(...await deps.blind?.eraseIfBlind(owner, namespace) ?? []);
     return { namespace, owner, erased: receipts.length, receipts };
   }
 }

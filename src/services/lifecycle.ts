@@ -18,7 +18,7 @@ import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { createMemoryCatalog } from "./memory_catalog.ts";
 import { createMemoryLocator } from "./memory_locator.ts";
 import type { MemoryReader } from "./reader.ts";
-import type { EraseReceipt } from "./receipts.ts";
+import type { BlindLog } from "./blind_log.ts";
 import { createUpdateRequests } from "./update_requests.ts";
 
 export type { NamespaceErase } from "./erase_requests.ts";
@@ -40,8 +40,8 @@ export interface LifecycleDependencies {
   now?: () => number;
   /** Throws 409 when a namespace is operator-blind: an update would hand the relayer its text. */
   refuseBlind?: (owner: string, namespaces: string[]) => Promise<void>;
-  /** Erases a namespace's operator-blind log with the namespace (`EraseRequestDependencies`). */
-  eraseBlind?: (owner: string, namespace: string) => Promise<EraseReceipt[]>;
+  /** The operator-blind logs an erase reaches too (`EraseRequestDependencies.blind`). */
+  blind?: Pick<BlindLog, "eraseIfBlind" | "eraseOneIfBlind">;
 }
 
 /**
