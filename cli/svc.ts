@@ -129,13 +129,25 @@ export async function main(args: string[], io: CliIo): Promise<number> {
       : "internal";
     const details = error instanceof SvcError ? error.details : {};
     const said = message || "no command given: `svc --help` lists every command";
-    if (json) writeLine(io.stdout, JSON.stringify({ error: said, code, ...details }));
+    // Where stdout is gone (a pipe closed early), the error goes to stderr, as without --json.
+    const told = json &&
+      written(() => writeLine(io.stdout, JSON.stringify({ error: said, code, ...details })));
     if (usage) {
       writeLine(io.stderr, message ? `svc: ${visible(message, "\n")}\n${HELP_HINT}` : USAGE);
-    } else if (!json) {
+    } else if (!told) {
       writeLine(io.stderr, `svc: ${visible(message, "\n")}${hint(error, args, io.env)}`);
     }
     return usage ? 2 : 1;
+  }
+}
+
+/** Whether `write` wrote, rather than threw. */
+function written(write: () => void): boolean {
+  try {
+    write();
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -56,3 +56,19 @@ Deno.test("CLI: no command: the help on stderr, and with --json one error that s
   assert.equal(new TextDecoder().decode(text.stdout), "");
   assert.match(new TextDecoder().decode(text.stderr), /^usage: svc <command> \[options\]/);
 });
+
+Deno.test("CLI: with stdout closed early (`| head`), an error goes to stderr, not as a crash", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: taskCommand("svc", ["bogus", "--json"]),
+    env: { SVC_DATA_DIR: "/nonexistent-svc-cli-test" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  await child.stdout.cancel(); // as `head -c 0` closes the pipe before anything is written
+  const { code, stderr } = await child.output();
+  const said = new TextDecoder().decode(stderr);
+  assert.equal(code, 2, said);
+  assert.doesNotMatch(said, /Uncaught|BrokenPipe/);
+  assert.match(said, /^svc: unknown command: bogus/);
+});
