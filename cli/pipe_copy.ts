@@ -71,9 +71,12 @@ export class PipeCopy implements AsyncDisposable {
     this.#folder = folder;
   }
 
-  /** Opens `path` and reads its start; the copy is made in the system's temporary folder. */
-  static async open(path: string): Promise<PipeCopy> {
-    const reader = (await Deno.open(path)).readable.getReader();
+  /**
+   * Opens `path` (or reads `readable`, what it names) and reads its start; the copy is made in
+   * the system's temporary folder.
+   */
+  static async open(path: string, readable?: ReadableStream<Uint8Array>): Promise<PipeCopy> {
+    const reader = (readable ?? (await Deno.open(path)).readable).getReader();
     try {
       return new PipeCopy(path, await readStart(reader), reader, await hiddenFile());
     } catch (error) {

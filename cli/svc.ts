@@ -80,11 +80,12 @@ async function run(args: string[], io: CliIo): Promise<Output> {
 
 /**
  * A file's path as given, resolved from the folder the command was given in; an empty path is
- * left empty (missing), not taken for the folder it is resolved in.
+ * left empty (missing), not taken for the folder it is resolved in, and `-` (standard input)
+ * as it is.
  */
 function callerFile(io: CliIo) {
   return <P extends string | undefined>(given: P): P =>
-    given === undefined || given === ""
+    given === undefined || given === "" || given === "-"
       ? given
       : callerPath(given, io.env.INIT_CWD, io.cwd, taskFolder()) as P;
 }

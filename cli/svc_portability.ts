@@ -255,13 +255,24 @@ function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
   return { lines, origins, total: lines.length, failed: read.failed };
 }
 
+/**
+ * The names of standard input, read as a pipe is: Deno lets a command without every permission
+ * open no device of `/dev/fd` or `/proc` by its path.
+ */
+const STANDARD_INPUT = new Set(["-", "/dev/stdin"]);
+
+/** The file to import, or standard input where `file` names it. */
+async function opened(file: string, io: CliIo): Promise<ReadableStream<Uint8Array>> {
+  return STANDARD_INPUT.has(file) ? io.stdin.readable : (await Deno.open(file)).readable;
+}
+
 /** The most bytes of a file to import that is not an export: it is read whole. */
 const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
 
 /** A file's text (a byte order mark dropped), refused unless it is UTF-8, and not too large. */
-async function utf8File(file: string): Promise<string> {
+async function utf8File(file: string, io: CliIo): Promise<string> {
   const bytes = await readBounded(
-    new Response((await Deno.open(file)).readable),
+    new Response(await opened(file, io)),
     MAX_TEXT_FILE_BYTES,
     {
       tooLarge: () =>
@@ -282,8 +293,8 @@ async function utf8File(file: string): Promise<string> {
  * The text of a file to import with `--from` (read whole), refused when its first record is of
  * another format than `format`, naming the `--from` that reads it.
  */
-async function textToImport(file: string, format: string): Promise<string> {
-  const text = await utf8File(file);
+async function textToImport(file: string, format: string, io: CliIo): Promise<string> {
+  const text = await utf8File(file, io);
   const found = formatOfText(text);
   if (found === "svc-export") {
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
@@ -328,12 +339,13 @@ async function runImport(
 ) {
   const file = need(words[0], "the file to import");
   // Not whether it is a file: a pipe (`<(gunzip -c memories.svc.gz)`) is read as well.
-  const info = await Deno.stat(file).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(`there is no file ${file} to import`);
-    }
-    throw error;
-  });
+  const info = STANDARD_INPUT.has(file) ? { isFile: false, isDirectory: false } : await Deno
+    .stat(file).catch((error) => {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new UsageError(`there is no file ${file} to import`);
+      }
+      throw error;
+    });
   if (info.isDirectory) throw new UsageError(`${file} is a folder, not a file to import`);
   const format = values.from;
   const formats = ["jsonl", ...FOREIGN_FORMATS];
@@ -342,7 +354,9 @@ async function runImport(
   }
   // A pipe or a device reads once: without --from, its start is read and it is copied as it is
   // read on (with --from, it is read whole, as a file is).
-  await using pipe = info.isFile || format !== undefined ? undefined : await PipeCopy.open(file);
+  await using pipe = info.isFile || format !== undefined
+    ? undefined
+    : await PipeCopy.open(file, await opened(file, io));
   // The file's start is looked at first, so that the wrong --from (or none) is named.
   const exported = pipe ? startsExport(pipe.start) : info.isFile && await isExportFile(file);
   if (format !== undefined && exported) {
@@ -350,7 +364,9 @@ async function runImport(
   }
   if (format === undefined && !exported) {
     // Of a pipe, only the start that was read.
-    const found = formatOfText(pipe ? new TextDecoder().decode(pipe.start) : await utf8File(file));
+    const found = formatOfText(
+      pipe ? new TextDecoder().decode(pipe.start) : await utf8File(file, io),
+    );
     throw new UsageError(
       found === "svc-export"
         ? `${file} holds the header of an svc export, but not as its first line of at most ` +
@@ -365,8 +381,8 @@ async function runImport(
   const source = format === undefined
     ? await exportFileLines(file, values, io, pipe)
     : format === "jsonl"
-    ? jsonLines(await textToImport(file, format), values.namespace)
-    : foreignLines(await textToImport(file, format), format as ForeignFormat, values.namespace);
+    ? jsonLines(await textToImport(file, format, io), values.namespace)
+    : foreignLines(await textToImport(file, format, io), format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
   let done: ImportProgress | undefined;
   /** What the lines taken so far did, if any were: it stays, and another import skips it. */

@@ -121,6 +121,13 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   const into = await svc(stack, who, ["import", "--from", "jsonl", file, "--namespace", "old"]);
   assert.equal(into.code, 0, into.stderr);
   assert.match(into.stdout, /^imported 2 memories from /);
+  // Standard input, named `-` or /dev/stdin, as the task reads it (no device opened by path).
+  for (const name of ["-", "/dev/stdin"]) {
+    const args = ["import", "--from", "jsonl", name, "--namespace", `piped${name.length}`];
+    const piped = await svc(stack, who, args, { task: true, stdin: lines.join("\n") });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.match(piped.stdout, /^imported 2 memories from /);
+  }
   const unknown = await svc(stack, who, ["import", "--from", "csv", file]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /--from must be one of jsonl, mcp-memory, mem0/);

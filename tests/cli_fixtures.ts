@@ -62,6 +62,8 @@ export interface RunOptions {
   task?: boolean;
   /** Run as `deno run cli/svc.ts` in a process of its own (in this process by default). */
   process?: boolean;
+  /** What it reads on standard input (nothing by default). */
+  stdin?: string;
 }
 
 /** Whether `args` ask for JSON: `--json` before any `--` (after it, it is text). */
@@ -80,7 +82,7 @@ export async function svc(
   args: string[],
   options: RunOptions | string = {},
 ): Promise<Run> {
-  const { passphrase, env: more, cwd, task, process } = typeof options === "string"
+  const { passphrase, env: more, cwd, task, process, stdin } = typeof options === "string"
     ? { passphrase: options } as RunOptions
     : options;
   const env: Record<string, string> = {
@@ -92,8 +94,8 @@ export async function svc(
     ...more,
   };
   const run = task || process
-    ? await svcProcess(args, env, cwd ?? ROOT, task)
-    : await svcInProcess(args, env, cwd ?? ROOT);
+    ? await svcProcess(args, env, cwd ?? ROOT, task, stdin)
+    : await svcInProcess(args, env, cwd ?? ROOT, stdin);
   if (asksJson(args) && run.stdout.trim()) run.json = JSON.parse(run.stdout);
   return run;
 }
@@ -125,18 +127,23 @@ async function svcProcess(
   env: Record<string, string>,
   cwd: string,
   task?: boolean,
+  stdinText?: string,
 ): Promise<Run> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: task
       ? ["task", "--quiet", "--config", `${ROOT}deno.json`, "svc", ...args]
       : taskCommand("svc", args),
     env: { ...coverageEnv(), ...env },
     clearEnv: true,
-    stdin: "null",
+    stdin: stdinText === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     cwd,
-  }).output();
+  }).spawn();
+  if (stdinText !== undefined) {
+    await ReadableStream.from([new TextEncoder().encode(stdinText)]).pipeTo(child.stdin);
+  }
+  const { code, stdout, stderr } = await child.output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code, stdout: decode(stdout), stderr: decode(stderr), json: {} };
 }
