@@ -186,8 +186,9 @@ async function runExport(client: SvcClient, values: Flags, io: CliIo) {
  * where the relayer does not say (the export is written by then).
  */
 async function blindNamespaces(client: SvcClient): Promise<string[]> {
-  const answer = await client.blindNamespaces().catch(() => ({ namespaces: [] }));
-  return answer.namespaces.map(({ namespace }) => namespace);
+  const answer = await client.blindNamespaces().catch(() => undefined);
+  const namespaces = Array.isArray(answer?.namespaces) ? answer.namespaces : [];
+  return namespaces.map(({ namespace }) => namespace);
 }
 
 /** The line with its namespace replaced (a line that is not JSON goes as it is, to fail). */
@@ -385,16 +386,28 @@ async function runImport(
     : foreignLines(await textToImport(file, format, io), format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
   let done: ImportProgress | undefined;
-  /** What the lines taken so far did, if any were: it stays, and another import skips it. */
-  const taken = () =>
-    done?.lines
-      ? `the first ${done.lines} lines were taken before: ${done.imported} imported, ` +
-        `${done.duplicates} already known; importing the file again skips them`
+  /**
+   * What the lines taken so far did, and (`unanswered`) those the request under way may have,
+   * if any: it stays, and another import skips it.
+   */
+  const taken = (unanswered = false) => {
+    const said = [
+      done?.lines &&
+      `the first ${done.lines} lines were taken before: ${done.imported} imported, ` +
+        `${done.duplicates} already known`,
+      unanswered && done?.sending &&
+      `${done.lines ? "the next" : "the first"} ${done.sending} were being sent and may ` +
+        "have been taken too",
+    ].filter(Boolean);
+    return said.length > 0
+      ? `${said.join("; ")}; importing the file again skips what was taken`
       : undefined;
+  };
   // Ctrl-C (or SIGTERM, SIGHUP) says how far it got, as a refusal does.
   const stopListening = onStopSignal(() => {
     bar.finish();
-    return `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`;
+    const said = taken(true);
+    return `import interrupted${said ? ` (${said})` : "; nothing was taken"}`;
   }, io.stderr);
   const summary: ImportSummary = await client.import(source.lines, {
     onProgress: (progress) => {
@@ -403,9 +416,11 @@ async function runImport(
     },
   }).catch((error) => {
     bar.finish();
-    // A request refused after others were taken: what they imported stays.
-    if (!(error instanceof SvcError) || !taken()) throw error;
-    throw new SvcError(error.code, `${error.message} (${taken()})`, { details: error.details });
+    // A request refused after others were taken: what they imported stays. One unanswered
+    // (its connection broke) may have been taken too.
+    const said = taken(error?.details?.reason === "outcome_unknown");
+    if (!(error instanceof SvcError) || !said) throw error;
+    throw new SvcError(error.code, `${error.message} (${said})`, { details: error.details });
   }).finally(stopListening);
   bar.finish();
   const failed = [

@@ -171,7 +171,7 @@ Deno.test("CLI: an import refused part-way says what the requests before it impo
   assert.equal(run.code, 1, run.stdout);
   assert.match(
     run.stderr,
-    /may not use namespace "default".* \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips them\)/s,
+    /may not use namespace "default".* \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips what was taken\)/s,
   );
 });
 

@@ -57,6 +57,8 @@ export interface ImportProgress {
   duplicates: number;
   /** Lines that failed. */
   failed: number;
+  /** Lines of the request under way after `lines`: the relayer may take them, unanswered. */
+  sending: number;
 }
 
 /** The most lines, and bytes, a request to `POST /api/import` takes. */
@@ -118,16 +120,18 @@ export async function importMemories(
   let sent = 0;
   let batch: { line: number; text: string }[] = [];
   let bytes = 0;
-  const progress = () =>
+  const progress = (sending = 0) =>
     options.onProgress?.({
       lines: sent,
       imported: total.imported,
       duplicates: total.duplicates,
       failed: total.failed.length,
+      sending,
     });
   const flush = async () => {
     if (batch.length === 0) return;
     const numbers = batch.map(({ line }) => line);
+    progress(batch.length);
     const summary = await post(batch.map(({ text }) => text).join("\n") + "\n");
     total.imported += summary.imported;
     total.duplicates += summary.duplicates;
