@@ -5,6 +5,7 @@
  */
 import { type ImportLine, verifyReceipt } from "@svc/relayer/client";
 import { openBlindMemory } from "./blind_memory.ts";
+import { FORMAT_NAMES, formatOfText, utf8Text } from "./import_formats.ts";
 import {
   clientOptions,
   memoryIdArg,
@@ -128,8 +129,14 @@ export async function runBlind(
         };
       }
       case "import": {
+        const held = new Set((await memory.memories()).map((entry) => entry.id));
         const ids = await memory.importLines(lines!);
-        return { json: { namespace, imported: ids.length }, text: `imported ${ids.length}` };
+        const imported = new Set(ids.filter((id) => !held.has(id))).size;
+        const duplicates = ids.length - imported;
+        return {
+          json: { namespace, imported, duplicates },
+          text: `imported ${imported}; ${duplicates} already known (skipped)`,
+        };
       }
       case "erase": {
         const erased = await memory.forgetAll();
@@ -144,12 +151,21 @@ export async function runBlind(
   }
 }
 
-/** The JSON lines of an export file; a usage error names the first line that is not one. */
+/**
+ * The JSON lines of an export file (`svc blind export`, or the API's); a usage error names a
+ * file of another format, or the first line that is not UTF-8 or not JSON, counted from 1.
+ */
 async function importedLines(path: string): Promise<ImportLine[]> {
-  const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line.trim());
-  return lines.map((line, i) => {
+  const read = utf8Text(await Deno.readFile(path));
+  if ("badLine" in read) throw new UsageError(`${path}: line ${read.badLine} is not UTF-8 text`);
+  const format = formatOfText(read.text);
+  if (format !== undefined && format !== "jsonl") {
+    throw new UsageError(`${path} is ${FORMAT_NAMES[format]}, not JSON lines of an export`);
+  }
+  return read.text.split("\n").flatMap((line, i) => {
+    if (!line.trim()) return [];
     try {
-      return JSON.parse(line) as ImportLine;
+      return [JSON.parse(line) as ImportLine];
     } catch {
       throw new UsageError(`${path}: line ${i + 1} is not JSON`);
     }

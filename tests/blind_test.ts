@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { BlindMemory } from "../src/client/blind.ts";
 import { BlindCache } from "../src/client/blind_cache.ts";
+import type { ImportLine } from "../src/client/portability.ts";
 import { blindKeys, unwrapWith, wrapFor } from "../src/client/blind_keys.ts";
 import { sha256Hex } from "@svc/util/keys";
 import { verifyReceipt } from "../src/client/receipt.ts";
@@ -963,6 +964,20 @@ Deno.test("a text the namespace holds in its thread is a duplicate, as in normal
   // An export imported back adds nothing.
   const lines = await first.exportLines();
   assert.deepEqual((await first.importLines(lines)).sort(), lines.map((line) => line.id).sort());
+  assert.equal((await sealedIds(t)).length, 4);
+  // What the relayer refuses of a normal memory is refused here too, naming the line.
+  const refused: [unknown, RegExp][] = [
+    [{ text: "  " }, /: line 1: text must not be empty/],
+    [{ text: "a", created_at: "2999-01-01T00:00:00Z" }, /: line 1: created_at is in the future/],
+    [{ text: "a", tags: ["x\u202ey"] }, /: line 1: tags\[0\] must not contain bidirectional/],
+    ["a line", /: line 1: a line must be a JSON object/],
+  ];
+  for (const [line, error] of refused) {
+    await assert.rejects(first.importLines([line as ImportLine]), error);
+  }
+  await assert.rejects(first.remember([{ text: "" }]), /text must not be empty/);
+  await assert.rejects(first.recall("fish", { limit: -1 }), /limit must be between 1 and 100/);
+  await assert.rejects(first.letIn("zz"), /The public key must be 64 hex characters/);
   assert.equal((await sealedIds(t)).length, 4);
 });
 

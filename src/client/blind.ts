@@ -21,7 +21,15 @@ import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
-import { parseIsoTime, timeValue } from "../validate.ts";
+import {
+  integerValue,
+  newTagsValue,
+  parseIsoTime,
+  textValue,
+  threadValue,
+  timeValue,
+} from "../validate.ts";
+import { MAX_TEXT_BYTES } from "../text_limits.ts";
 import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal, type MemoryAttributes } from "../pipeline/attributes.ts";
 import { MemoryIndexer } from "../pipeline/memory_indexer.ts";
@@ -511,10 +519,14 @@ export class BlindMemory {
    * remembered it.
    */
   #sealable(text: string, createdAt: number, tags?: string[], thread?: string | null): Sealable {
+    // Checked as the relayer checks a normal memory's, so that every device can read it back.
+    text = textValue(text, "text", MAX_TEXT_BYTES);
+    tags = newTagsValue(tags);
+    thread = threadValue(thread ?? undefined);
     const rememberedBy = { address: addressOf(this.publicKey), label: this.#options.label ?? "" };
     const attributes = {
       ...(tags?.length && { tags }),
-      ...(thread != null && { thread }),
+      ...(thread !== undefined && { thread }),
       rememberedBy,
     };
     return { id: timeOrderedId(createdAt), text, createdAt, attributes };
@@ -636,7 +648,9 @@ export class BlindMemory {
     query: string,
     options: Omit<RecallOptions, "namespace"> = {},
   ): Promise<RecallResults> {
-    const { limit = 10, tags, since, until, minScore, explain } = options;
+    const { tags, since, until, minScore, explain } = options;
+    // As the relayer's recall takes it.
+    const limit = integerValue(options.limit, "limit", 10, 1, 100);
     // As the relayer reads them: ISO 8601, a time without an offset in UTC.
     const time = (at: Date | string | undefined, field: string) =>
       at instanceof Date ? at.getTime() : timeValue(at, field);
@@ -720,12 +734,19 @@ export class BlindMemory {
    * holds in its thread is a duplicate, as in normal mode: that memory's id answers.
    */
   async importLines(lines: ImportLine[]): Promise<string[]> {
-    const memories = lines.map((line) => {
-      const createdAt = line.created_at ? parseIsoTime(line.created_at) : Date.now();
-      if (!line.text?.trim() || Number.isNaN(createdAt)) {
-        throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
+    const now = Date.now();
+    const memories = lines.map((line, i) => {
+      try {
+        if (typeof line !== "object" || line === null || Array.isArray(line)) {
+          throw new SvcError("bad_request", "a line must be a JSON object");
+        }
+        const createdAt = timeValue(line.created_at ?? undefined, "created_at") ?? now;
+        if (createdAt > now) throw new SvcError("bad_request", "created_at is in the future");
+        return this.#sealable(line.text, createdAt, line.tags, line.thread);
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        throw new SvcError("bad_request", `line ${i + 1}: ${error.message}`);
       }
-      return this.#sealable(line.text, createdAt, line.tags, line.thread);
     });
     return await this.#appendNew(memories);
   }
@@ -760,6 +781,9 @@ export class BlindMemory {
 
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey: string): Promise<void> {
+    if (!/^[0-9a-f]{64}$/i.test(publicKey)) {
+      throw new SvcError("bad_request", "The public key must be 64 hex characters");
+    }
     await this.sync();
     await this.#wrapAndLetIn(this.#opened!.contentKey, publicKey);
   }

@@ -231,6 +231,15 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, updates, let
     assert.equal((await blind("export", "--output", exportFile)).exported, 1);
     await blind("enable", "--namespace", "copy");
     assert.equal((await blind("import", exportFile, "--namespace", "copy")).imported, 1);
+    const again = await blind("import", exportFile, "--namespace", "copy");
+    assert.deepEqual([again.imported, again.duplicates], [0, 1]);
+    const latin1 = `${dataDir}-latin1.jsonl`;
+    await Deno.writeFile(
+      latin1,
+      Uint8Array.from([...'\n\n{"text":"caf'].map((c) => c.charCodeAt(0)).concat(0xe9, 0x22, 0x7d)),
+    );
+    await assert.rejects(blind("import", latin1, "--namespace", "copy"), /line 3 is not UTF-8/);
+    await Deno.remove(latin1);
     const copied = await blind("recall", "spare key", "--namespace", "copy", "--limit", "1");
     assert.equal(copied.results[0].text, "The spare key is under the blue pot");
     await Deno.remove(exportFile);

@@ -22,7 +22,9 @@ from __future__ import annotations
 import base64
 import json
 import os
+import queue
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 from urllib.parse import urlsplit
@@ -92,6 +94,8 @@ class BlindMemory:
     models (``glove-100d-100k-v1.bin``, written by the relayer and ``svc`` on their first run;
     default ``SVC_MODELS_DIR``): with them, recall ranks exactly as the relayer's normal mode.
     ``cache_file`` keeps the namespace's log on this machine, sealed under the key.
+    ``timeout`` is how many seconds a call waits for the client process to answer it (or to ask
+    for vectors) before that process is stopped and the call fails.
     """
 
     def __init__(
@@ -113,6 +117,9 @@ class BlindMemory:
         models_dir = models_dir or os.environ.get("SVC_MODELS_DIR")
         reads = [model_dir, *([models_dir] if models_dir else [])]
         self._process = _start_driver(base_url, reads, cache_file)
+        self._lines: "queue.Queue[str]" = queue.Queue()
+        threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines),
+                         daemon=True).start()
         try:
             recipe = self._call("recipe", {"model_dir": model_dir})
             self._embedder = OnnxEmbedder(model_dir, recipe)
@@ -225,7 +232,12 @@ class BlindMemory:
             process.stdin.write(json.dumps(sent) + "\n")
             process.stdin.flush()
             while True:
-                line = process.stdout.readline()
+                try:
+                    line = self._lines.get(timeout=self._timeout)
+                except queue.Empty:
+                    process.kill()
+                    raise SvcError(f"The operator-blind client did not answer within "
+                                   f"{self._timeout} s, and was stopped", code="timeout")
                 if not line:
                     raise SvcError("The operator-blind client stopped: " + _last_words(process),
                                    code="unavailable")
@@ -250,6 +262,13 @@ class BlindMemory:
             answer = {"embedded": message["embed"], "error": str(error)}
         self._process.stdin.write(json.dumps(answer) + "\n")
         self._process.stdin.flush()
+
+
+def _read_lines(stream: Any, lines: "queue.Queue[str]") -> None:
+    """Puts each line of ``stream`` on ``lines``, then ``""`` once it ends."""
+    for line in stream:
+        lines.put(line)
+    lines.put("")
 
 
 def _start_driver(base_url: str, reads: List[str], cache_file: Optional[str]) -> subprocess.Popen:

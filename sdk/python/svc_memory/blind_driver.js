@@ -6504,9 +6504,68 @@ function timeOrderedId(now2 = Date.now()) {
 }
 
 // src/validate.ts
+var CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 var encoder4 = new TextEncoder();
 function bad(message) {
   return new SvcError("bad_request", message);
+}
+function textValue(value, field, maxBytes) {
+  if (value === void 0 || value === null) throw bad(`${field} is required`);
+  if (typeof value !== "string") throw bad(`${field} must be a string`);
+  if (value.trim() === "") throw bad(`${field} must not be empty`);
+  if (encoder4.encode(value).byteLength > maxBytes) {
+    throw bad(`${field} must be at most ${maxBytes} bytes of UTF-8`);
+  }
+  return value;
+}
+var BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+var INVISIBLE = /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/u;
+function shown(name, field) {
+  if (BIDI_CONTROLS.test(name)) {
+    throw bad(`${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)`);
+  }
+  const invisible = name.match(INVISIBLE)?.[0];
+  if (invisible) {
+    const code = invisible.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    throw bad(`${field} must not contain characters that show as nothing (U+${code})`);
+  }
+  return name;
+}
+function integerValue(value, field, fallback, min, max) {
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    throw bad(`${field} must be an integer`);
+  }
+  if (value < min || value > max) throw bad(`${field} must be between ${min} and ${max}`);
+  return value;
+}
+var MAX_TAGS = 16;
+var MAX_TAG_CHARS = 64;
+function tagsValue(value, field = "tags") {
+  if (value === void 0 || value === null) return void 0;
+  if (!Array.isArray(value)) throw bad(`${field} must be an array of strings`);
+  if (value.length > MAX_TAGS) throw bad(`${field} must have at most ${MAX_TAGS} entries`);
+  return [
+    ...new Set(value.map((tag, i) => shortText(tag, `${field}[${i}]`, MAX_TAG_CHARS)))
+  ];
+}
+function shortText(value, field, max) {
+  const chars = typeof value === "string" ? [
+    ...value
+  ].length : 0;
+  if (typeof value !== "string" || chars < 1 || chars > max) {
+    throw bad(`${field} must be a string of 1 to ${max} characters`);
+  }
+  if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
+  return value;
+}
+function newTagsValue(value, field = "tags") {
+  return tagsValue(value, field)?.map((tag, i) => shown(tag, `${field}[${i}]`));
+}
+var MAX_THREAD_CHARS = 128;
+function threadValue(value, field = "thread") {
+  if (value === void 0 || value === null) return void 0;
+  return shortText(value, field, MAX_THREAD_CHARS);
 }
 var ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 function parseIsoTime(value) {
@@ -26143,11 +26202,11 @@ function callsBy(name, relations) {
     return words2.some((word, at) => word.replace(/'s$/, "") === first || word === "the" && lasts.has(words2[at + 1]) || (word === "my" || word === "our") && words2.slice(at + 1, at + 4).some((w) => lasts.has(w.replace(/'s$/, ""))));
   };
 }
-function aboutIds({ index, shown: shown2 }, terms2) {
+function aboutIds({ index, shown: shown3 }, terms2) {
   const ids = /* @__PURE__ */ new Set();
   for (const set of terms2) {
     if (set.length === 0) continue;
-    for (const { id } of index.search(set, ABOUT_MAX + 1).hits) if (shown2(id)) ids.add(id);
+    for (const { id } of index.search(set, ABOUT_MAX + 1).hits) if (shown3(id)) ids.add(id);
   }
   return [
     ...ids
@@ -26254,8 +26313,8 @@ function createRecall(deps) {
         opening
       ]);
       clock.report("read");
-      const shown2 = answered.slice(0, read.length);
-      const results = recallResults(index, shown2, read, attributes, options.explain);
+      const shown3 = answered.slice(0, read.length);
+      const results = recallResults(index, shown3, read, attributes, options.explain);
       const why = lacked && !heldAbove(results, lacked.thing) ? lacked.why : void 0;
       if (why && options.minScore === void 0) return none(why);
       return {
@@ -26528,10 +26587,10 @@ function hitsOf(index, ids) {
 }
 function recallScope(index, filter, at) {
   const filtered = Object.values(filter).some((value) => value !== void 0);
-  const shown2 = (id) => !index.hidden(id, at) && (!filtered || index.matches(id, filter));
+  const shown3 = (id) => !index.hidden(id, at) && (!filtered || index.matches(id, filter));
   const only = filtered ? index.select(filter, at) : void 0;
   return {
-    shown: shown2,
+    shown: shown3,
     only
   };
 }
@@ -26542,20 +26601,20 @@ function lexicalMatches(index, terms2, size) {
     lexical: relativeLexical(matches)
   };
 }
-async function searchCandidates({ vectors, owner, namespace, vector, signal }, { size, scope: { shown: shown2, only }, matches, lexical, neighbours, kind, weights }) {
+async function searchCandidates({ vectors, owner, namespace, vector, signal }, { size, scope: { shown: shown3, only }, matches, lexical, neighbours, kind, weights }) {
   const found = await vectors.search(owner, namespace, vector, size, {
     ids: only,
     signal
   });
-  const nearest = found.filter((hit) => shown2(hit.id));
+  const nearest = found.filter((hit) => shown3(hit.id));
   const shape = nearestShape(nearest);
   const candidates = await gatherCandidates(size, {
     nearest,
-    lexicalIds: matches.hits.map((hit) => hit.id).filter(shown2),
+    lexicalIds: matches.hits.map((hit) => hit.id).filter(shown3),
     lexical,
     kind,
     weights,
-    neighbours: (id) => neighbours(id).filter(shown2),
+    neighbours: (id) => neighbours(id).filter(shown3),
     lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, {
       ids,
       signal
@@ -29201,6 +29260,9 @@ var BlindMemory = class _BlindMemory {
    * remembered it.
    */
   #sealable(text, createdAt, tags, thread) {
+    text = textValue(text, "text", MAX_TEXT_BYTES);
+    tags = newTagsValue(tags);
+    thread = threadValue(thread ?? void 0);
     const rememberedBy = {
       address: addressOf(this.publicKey),
       label: this.#options.label ?? ""
@@ -29209,7 +29271,7 @@ var BlindMemory = class _BlindMemory {
       ...tags?.length && {
         tags
       },
-      ...thread != null && {
+      ...thread !== void 0 && {
         thread
       },
       rememberedBy
@@ -29345,7 +29407,8 @@ var BlindMemory = class _BlindMemory {
    * again on the index brought up to date.
    */
   async recall(query, options = {}) {
-    const { limit = 10, tags, since, until, minScore, explain } = options;
+    const { tags, since, until, minScore, explain } = options;
+    const limit = integerValue(options.limit, "limit", 10, 1, 100);
     const time2 = (at, field) => at instanceof Date ? at.getTime() : timeValue(at, field);
     const filter = {
       tags,
@@ -29433,12 +29496,19 @@ var BlindMemory = class _BlindMemory {
    * holds in its thread is a duplicate, as in normal mode: that memory's id answers.
    */
   async importLines(lines) {
-    const memories = lines.map((line) => {
-      const createdAt = line.created_at ? parseIsoTime(line.created_at) : Date.now();
-      if (!line.text?.trim() || Number.isNaN(createdAt)) {
-        throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
+    const now2 = Date.now();
+    const memories = lines.map((line, i) => {
+      try {
+        if (typeof line !== "object" || line === null || Array.isArray(line)) {
+          throw new SvcError("bad_request", "a line must be a JSON object");
+        }
+        const createdAt = timeValue(line.created_at ?? void 0, "created_at") ?? now2;
+        if (createdAt > now2) throw new SvcError("bad_request", "created_at is in the future");
+        return this.#sealable(line.text, createdAt, line.tags, line.thread);
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        throw new SvcError("bad_request", `line ${i + 1}: ${error.message}`);
       }
-      return this.#sealable(line.text, createdAt, line.tags, line.thread);
     });
     return await this.#appendNew(memories);
   }
@@ -29476,6 +29546,9 @@ var BlindMemory = class _BlindMemory {
   }
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey) {
+    if (!/^[0-9a-f]{64}$/i.test(publicKey)) {
+      throw new SvcError("bad_request", "The public key must be 64 hex characters");
+    }
     await this.sync();
     await this.#wrapAndLetIn(this.#opened.contentKey, publicKey);
   }

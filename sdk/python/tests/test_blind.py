@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import tempfile
 from typing import Dict, Optional
@@ -147,6 +148,26 @@ def test_a_stopped_child_and_a_closed_client_give_clear_errors(relayer: Dict[str
     with pytest.raises(SvcError) as bad:
         BlindMemory("ftp://example", delegate_key=relayer["delegate_key"], model_dir=MODEL_DIR)
     assert bad.value.code == "bad_request"
+
+
+def test_a_child_that_stops_answering_fails_the_call_after_the_timeout(
+        relayer: Dict[str, str]) -> None:
+    memory = device(relayer, "stalled")
+    memory._timeout = 0.5
+    os.kill(memory._process.pid, signal.SIGSTOP)  # it hangs, as a stalled relayer would leave it
+    with pytest.raises(SvcError) as stalled:
+        memory.sync()
+    assert stalled.value.code == "timeout"
+    memory._process.wait(timeout=10)  # stopped for good
+    with pytest.raises(SvcError) as after:
+        memory.recall("anything")
+    assert after.value.code == "unavailable"
+    memory.close()
+    again = device(relayer, "stalled")
+    with pytest.raises(SvcError) as refused:
+        again.recall("anything", limit=-1)
+    assert "limit must be between 1 and 100" in str(refused.value)
+    again.close()
 
 
 def test_the_python_model_gives_the_reference_vectors(relayer: Dict[str, str]) -> None:
