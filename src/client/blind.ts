@@ -24,7 +24,6 @@ import { SvcError } from "../errors.ts";
 import {
   integerValue,
   newTagsValue,
-  parseIsoTime,
   textValue,
   threadValue,
   timeValue,
