@@ -21,13 +21,7 @@ import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
-import {
-  integerValue,
-  newTagsValue,
-  textValue,
-  threadValue,
-  timeValue,
-} from "../validate.ts";
+import { integerValue, newTagsValue, textValue, threadValue, timeValue } from "../validate.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal, type MemoryAttributes } from "../pipeline/attributes.ts";
