@@ -452,6 +452,24 @@ Deno.test("duplicates with a cipher that decrypts only with the caller's key: na
   assert.equal(shown.memory.text, "I keep bees");
 });
 
+Deno.test("update: the expiry is kept, replaced by a new one, or cleared with expires_at null", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [first] = await remember(t, alice, [{ text: "Parking spot B12", ttl_seconds: 600 }]);
+  const update = async (id: string, body: object) => {
+    const { job_id } = await json(await t.signed(alice, "PUT", `/api/memories/${id}`, body), 202);
+    await t.settle(alice, [job_id]);
+    return await json(await t.signed(alice, "GET", `/api/memories/${job_id}`));
+  };
+  const expiresAt = (await json(await t.signed(alice, "GET", `/api/memories/${first}`))).expires_at;
+  const kept = await update(first, { text: "Parking spot B14" });
+  assert.equal(kept.expires_at, expiresAt);
+  const cleared = await update(kept.id, { text: "Parking spot B16", expires_at: null });
+  assert.equal(cleared.expires_at, null);
+  const again = await update(cleared.id, { text: "Parking spot B18", ttl_seconds: 60 });
+  assert.ok(Date.parse(again.expires_at) < Date.parse(expiresAt));
+});
+
 Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

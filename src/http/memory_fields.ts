@@ -247,6 +247,27 @@ export function expiry(): FieldGroup<number | undefined> {
   };
 }
 
+/**
+ * `expiry` for an update, which keeps the old expiry when neither field is given:
+ * `expires_at: null` alone is `null`, and the new version no longer expires.
+ */
+export function updatedExpiry(): FieldGroup<number | null | undefined> {
+  const group = expiry();
+  return {
+    ...group,
+    parse: (object) =>
+      object.expires_at === null && (object.ttl_seconds ?? null) === null
+        ? null
+        : group.parse(object),
+    properties: () => {
+      const properties = group.properties();
+      const description = "When the new version expires (ISO 8601, in the future, within ten " +
+        "years); `null`: it no longer expires; absent: as the old one.";
+      return { ...properties, expires_at: { ...properties.expires_at, description } };
+    },
+  };
+}
+
 /** Texts one embed request takes at most. */
 const MAX_EMBED_TEXTS = 100;
 

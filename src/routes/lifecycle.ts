@@ -2,7 +2,14 @@
 import { jsonResponse } from "../http/respond.ts";
 import type { Route } from "../http/router.ts";
 import { integer, object, string, text } from "../http/fields.ts";
-import { expiry, memoryId, namespace, namespaceErase, tags, time } from "../http/memory_fields.ts";
+import {
+  memoryId,
+  namespace,
+  namespaceErase,
+  tags,
+  time,
+  updatedExpiry,
+} from "../http/memory_fields.ts";
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
@@ -30,7 +37,7 @@ const UPDATE = object({
     written: true,
     description: "The new version's tags (absent: the old ones are kept).",
   }),
-  expiresAt: expiry(),
+  expiresAt: updatedExpiry(),
 });
 
 /** An erase on a Seal relayer with no sponsor to pay for its Sui transaction. */

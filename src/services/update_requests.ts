@@ -31,14 +31,15 @@ export function createUpdateRequests(deps: UpdateRequestDependencies) {
 
   return {
     /**
-     * Queues a new version of a memory (its text; its tags, thread and expiry unless given);
+     * Queues a new version of a memory (its text; its tags, thread and expiry unless given, an
+     * expiry of `null` none);
      * it replaces the old one once indexed. `null` when the owner has no memory of this id. The
      * new version's provenance is `rememberedBy`: the key that updated it, not the original's.
      */
     async update(
       owner: string,
       id: string,
-      change: { text: string; tags?: string[]; thread?: string; expiresAt?: number },
+      change: { text: string; tags?: string[]; thread?: string; expiresAt?: number | null },
       options: Pick<LocateOptions, "allow"> & { rememberedBy?: Provenance } = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
       const found = await locateStored(owner, id, "update", options.allow);
@@ -54,7 +55,10 @@ export function createUpdateRequests(deps: UpdateRequestDependencies) {
       const text = encodePayload(change.text, {
         tags: tags.length ? tags : undefined,
         thread,
-        expiresAt: change.expiresAt ?? entry.info?.expiresAt,
+        // `null`: it no longer expires.
+        expiresAt: change.expiresAt === null
+          ? undefined
+          : change.expiresAt ?? entry.info?.expiresAt,
         replaces: id,
         firstCreatedAt: entry.info?.firstCreatedAt ?? entry.createdAt,
         rememberedBy: options.rememberedBy,
