@@ -126,10 +126,12 @@ export class Reindexer {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
+    // Quiet: a blob gone while a live reindex runs is mostly a memory erased meanwhile; those
+    // still held when it ends are logged then.
     this.#reader = createReader({
       cipher: options.cipher,
       blobs: options.blobs,
-      logger: this.#logger,
+      logger: silentLogger,
       textCacheBytes: 0,
     });
   }
@@ -228,6 +230,15 @@ export class Reindexer {
     const memories = await target.store.count();
     const skipped = { manualDimensions: 0, unreadable: 0 };
     for (const reason of this.#skipped.values()) skipped[reason]++;
+    const unreadable = [...this.#skipped].flatMap(([id, reason]) =>
+      reason === "unreadable" ? [id] : []
+    );
+    if (unreadable.length > 0) {
+      this.#logger.warn("reindex: memories whose blob is missing or does not decrypt; left out", {
+        count: unreadable.length,
+        memory_ids: unreadable.slice(0, 100),
+      });
+    }
     const summary: ReindexSummary = {
       from: { index: old.name, model: old.embedder.model, dimensions: old.store.dimensions },
       to: { index: target.name, model: target.embedder.model, dimensions: target.store.dimensions },

@@ -5,6 +5,7 @@ import { MemoryEmbedder } from "../testing/memory_embedder.ts";
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 import type { CallOptions, Cipher, Embedder, TermsRow, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import { createLogger, type Logger } from "../log.ts";
 import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal } from "../pipeline/attributes.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
@@ -99,7 +100,7 @@ async function reindexOf(
   world: Awaited<ReturnType<typeof populated>>,
   embedder: Embedder,
   kv: StateStore,
-  options: { batchSize?: number; cipher?: Cipher } = {},
+  options: { batchSize?: number; cipher?: Cipher; logger?: Logger } = {},
 ) {
   const state = await ReindexState.open(kv, world.secret);
   const plan = await planReindex(world.indexes, state, embedder);
@@ -117,8 +118,9 @@ async function reindexOf(
     hasher: await TermHasher.fromSecret(world.secret),
     batchSize: options.batchSize ?? 4,
     graceMs: 0,
+    logger: options.logger,
   });
-  return { plan, indexes, reindexer, state, target };
+  return { plan, indexes, reindexer, state, source, target };
 }
 
 const sorted = (rows: TermsRow[]) =>
@@ -153,6 +155,30 @@ Deno.test("reindex: the new index holds every memory with its id, namespace, tim
     assert.ok(hit.distance < 1e-6, `${id} is indexed under the new embedder's vector`);
   }
   assert.equal(await (await ReindexState.open(kv, world.secret)).plan(), null);
+});
+
+Deno.test("reindex: a memory erased while it runs is no warning; one whose blob is gone is left out and named at the end", async () => {
+  const kv = new MemoryStateStore();
+  const world = await populated(12);
+  const ids = [...world.texts.keys()];
+  const rows = await world.store.terms(PLACES[0][0], PLACES[0][1]);
+  const blobOf = (id: string) => rows.find((row) => row.id === id)!.blobId;
+  await world.blobs.delete(blobOf(ids[0]), { memoryId: ids[0] }); // lost, still indexed
+  const lines: { msg: string; memory_ids?: string[] }[] = [];
+  const logger = createLogger("info", (line) => lines.push(JSON.parse(line)));
+  const embedder = new CountingEmbedder(16);
+  const { reindexer, source } = await reindexOf(world, embedder, kv, { logger, batchSize: 2 });
+  // Erased while the first batch is embedded: its blob, then its row, as an erase goes.
+  embedder.before = async (calls) => {
+    if (calls !== 0) return;
+    await world.blobs.delete(blobOf(ids[9]), { memoryId: ids[9] });
+    await source.delete([ids[9]]);
+  };
+  const summary = await reindexer.run();
+  assert.deepEqual(summary.skipped, { manualDimensions: 0, unreadable: 1 });
+  assert.ok(!lines.some(({ msg }) => msg === "memory has no blob"), JSON.stringify(lines));
+  const left = lines.find(({ msg }) => msg.startsWith("reindex: memories whose blob is missing"));
+  assert.deepEqual(left?.memory_ids, [ids[0]]);
 });
 
 Deno.test("reindex: a client-encrypted memory keeps its sealed vector when the size matches, and is skipped when not", async () => {
