@@ -59,25 +59,39 @@ const isText = (value: unknown): value is string =>
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Adds what the record at `origin` `made`: its lines, or why it made none. */
-function take(out: ForeignImport, origin: string, made: ForeignLine[] | string): void {
-  if (typeof made === "string") out.failed.push({ origin, error: made });
-  else for (const line of made) out.lines.push({ origin, line });
+/** What one record made: its lines, and what of it was left out, if anything. */
+type Made = ForeignLine[] | string | { lines: ForeignLine[]; left: string };
+
+/** Adds what the record at `origin` `made`: its lines, and why it made none or left some out. */
+function take(out: ForeignImport, origin: string, made: Made): void {
+  if (typeof made === "string") return void out.failed.push({ origin, error: made });
+  const { lines, left } = Array.isArray(made) ? { lines: made, left: undefined } : made;
+  for (const line of lines) out.lines.push({ origin, line });
+  if (left) out.failed.push({ origin, error: left });
 }
 
 /** One entity or relation of the reference MCP memory server as lines. */
-function graphItem(item: Record<string, unknown>): ForeignLine[] | string {
+function graphItem(item: Record<string, unknown>): Made {
   if (item.type === "entity" || (item.type === undefined && "observations" in item)) {
-    const { name, entityType, observations } = item;
+    const { name, entityType, observations = [] } = item;
     if (!isText(name)) return "an entity needs a name";
+    if (!Array.isArray(observations)) return "an entity's observations must be a list of texts";
     const tags = tagsOf([name, entityType]);
-    const said = Array.isArray(observations) ? observations.filter(isText) : [];
-    if (said.length === 0) {
-      if (!isText(entityType)) return [];
-      const article = /^[aeiou]/i.test(entityType) ? "an" : "a";
-      return [{ text: `${name} is ${article} ${entityType}`, tags }];
+    const said = observations.filter(isText);
+    if (said.length === 0 && !isText(entityType)) {
+      return "an entity needs observations or an entityType: it says nothing";
     }
-    return said.map((observation) => ({ text: `${name}: ${observation}`, tags }));
+    const lines = said.length > 0
+      ? said.map((observation) => ({ text: `${name}: ${observation}`, tags }))
+      : [{
+        text: `${name} is ${/^[aeiou]/i.test(entityType as string) ? "an" : "a"} ${entityType}`,
+        tags,
+      }];
+    const skipped = observations.length - said.length;
+    return skipped === 0 ? lines : {
+      lines,
+      left: `${skipped} of its observations ${skipped === 1 ? "is" : "are"} not text: left out`,
+    };
   }
   if (item.type === "relation" || (item.type === undefined && "relationType" in item)) {
     const { from, to, relationType } = item;
@@ -97,8 +111,15 @@ export function fromMcpMemory(text: string): ForeignImport {
   const whole = parseOrUndefined(text);
   const graph = whole as { entities?: unknown; relations?: unknown } | undefined;
   if (graph && (Array.isArray(graph.entities) || Array.isArray(graph.relations))) {
-    const entities = Array.isArray(graph.entities) ? graph.entities : [];
-    const relations = Array.isArray(graph.relations) ? graph.relations : [];
+    const listOf = (field: "entities" | "relations") => {
+      const value = graph[field];
+      if (value !== undefined && !Array.isArray(value)) {
+        out.failed.push({ origin: field, error: `${field} must be a list: left out` });
+      }
+      return Array.isArray(value) ? value : [];
+    };
+    const entities = listOf("entities");
+    const relations = listOf("relations");
     entities.forEach((e, i) => add(`entities[${i}]`, { type: "entity", ...e }));
     relations.forEach((r, i) => add(`relations[${i}]`, { type: "relation", ...r }));
     return out;

@@ -52,6 +52,28 @@ Deno.test("mcp-memory: a bad line is reported by number, the rest read", () => {
   ]);
 });
 
+Deno.test("mcp-memory: what is left out of an entity or a graph is reported, not dropped", () => {
+  const text = [
+    { type: "entity", name: "Bob" },
+    { type: "entity", name: "Carl", entityType: "person", observations: "not a list" },
+    { type: "entity", name: "Dora", entityType: "person", observations: [123, null, "Sings"] },
+  ].map((item) => JSON.stringify(item)).join("\n");
+  const read = fromMcpMemory(text);
+  assert.deepEqual(read.lines.map(({ origin, line }) => [origin, line.text]), [
+    ["line 3", "Dora: Sings"],
+  ]);
+  assert.deepEqual(read.failed, [
+    { origin: "line 1", error: "an entity needs observations or an entityType: it says nothing" },
+    { origin: "line 2", error: "an entity's observations must be a list of texts" },
+    { origin: "line 3", error: "2 of its observations are not text: left out" },
+  ]);
+  const graph = fromMcpMemory(JSON.stringify({ entities: [], relations: "bad" }));
+  assert.deepEqual(graph.failed, [{
+    origin: "relations",
+    error: "relations must be a list: left out",
+  }]);
+});
+
 Deno.test("mcp-memory: read_graph's answer, one object, is read too", () => {
   const graph = {
     entities: [{ name: "Carol", entityType: "person", observations: ["Owns a cat"] }],
