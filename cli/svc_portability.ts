@@ -27,6 +27,7 @@ import {
   type ForeignImport,
   fromMcpMemory,
   fromMem0,
+  parseOrUndefined,
 } from "./portable/foreign.ts";
 import {
   FORMAT_NAMES,
@@ -191,14 +192,15 @@ async function blindNamespaces(client: SvcClient): Promise<string[]> {
   return namespaces.map(({ namespace }) => namespace);
 }
 
-/** The line with its namespace replaced (a line that is not JSON goes as it is, to fail). */
+/**
+ * The line with its namespace replaced (one that is not a JSON object goes as it is, for the
+ * relayer to say what it is).
+ */
 function intoNamespace(line: string, namespace: string | undefined): string {
   if (namespace === undefined) return line;
-  try {
-    return JSON.stringify({ ...JSON.parse(line), namespace });
-  } catch {
-    return line;
-  }
+  const value = parseOrUndefined(line);
+  const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+  return isObject ? JSON.stringify({ ...value, namespace }) : line;
 }
 
 /**

@@ -121,6 +121,11 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   const into = await svc(stack, who, ["import", "--from", "jsonl", file, "--namespace", "old"]);
   assert.equal(into.code, 0, into.stderr);
   assert.match(into.stdout, /^imported 2 memories from /);
+  // A line that is no object is named as such, --namespace or not.
+  const odd = `${stack.dir}/odd.jsonl`;
+  await Deno.writeTextFile(odd, '"a string"\n[1]\n');
+  const named = await svc(stack, who, ["import", "--from", "jsonl", odd, "--namespace", "old"]);
+  assert.match(named.stdout, /line 1: line must be an object\n  line 2: line must be an object/);
   // Standard input, named `-` or /dev/stdin, as the task reads it (no device opened by path).
   for (const name of ["-", "/dev/stdin"]) {
     const args = ["import", "--from", "jsonl", name, "--namespace", `piped${name.length}`];
