@@ -262,6 +262,10 @@ async function status(context: Context): Promise<number> {
       : `Relayer ${relayer}: does not answer`,
   );
   const saved = await file.load();
+  if (saved.kind === "corrupt") {
+    say(`Not signed in: ${saved.reason}. Run \`svc-mcp login\` to sign in anew.`);
+    return 1;
+  }
   if (saved.kind !== "ok" || saved.credentials.relayerUrl.replace(/\/+$/, "") !== relayer) {
     say("Not signed in with this relayer: run `svc-mcp login`.");
     return 1;

@@ -162,6 +162,11 @@ Deno.test("svc-mcp status: names the relayer's version and embedder, and whether
     const removed = await status();
     assert.equal(removed.code, 1);
     assert.match(removed.stderr, /\(it no longer works: .+\)\n$/);
+    // A file that is not JSON is named, not taken for no sign-in.
+    await Deno.writeTextFile(`${home}/.svc/credentials.json`, "{broken");
+    const corrupt = await status(["--relayer", stack.url]);
+    assert.equal(corrupt.code, 1);
+    assert.match(corrupt.stderr, /Not signed in: .*credentials\.json is not valid JSON\. Run/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
