@@ -73,12 +73,21 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
     "food",
     "--wait",
   ]);
-  assert.match(coffee.stdout, new RegExp(`^job ${ID}: done\\n$`));
+  const coffeeId = coffee.stdout.match(new RegExp(`^job (${ID}): done\\n$`))![1];
 
-  const duplicate = await run(["remember", "i am  VEGETARIAN", "--namespace", "food", "--json"]);
-  assert.deepEqual([duplicate.json.status, duplicate.json.duplicate_of], ["duplicate", id]);
-  const duplicateText = await run(["remember", "I am vegetarian", "--namespace", "food"]);
-  assert.equal(duplicateText.stdout, `already remembered as ${id}; nothing new was stored\n`);
+  // The same text again (for no longer: one that expires sooner is stored anew).
+  const duplicate = await run([
+    "remember",
+    "i drink  MY coffee BLACK",
+    "--namespace",
+    "food",
+    "--json",
+  ]);
+  assert.deepEqual([duplicate.json.status, duplicate.json.duplicate_of], ["duplicate", coffeeId]);
+  const duplicateText = await run(["remember", "I drink my coffee black", "--namespace", "food"]);
+  assert.equal(duplicateText.stdout, `already remembered as ${coffeeId}; nothing new was stored\n`);
+  const shorter = ["remember", "i am  VEGETARIAN", "--namespace", "food", "--ttl", "1d", "--json"];
+  assert.equal((await run(shorter)).json.duplicate_of, id);
 
   const listed = await run(["list", "--namespace", "food", "--json"]);
   const memories = listed.json.memories as {

@@ -513,10 +513,12 @@ Deno.test("update: the new version supersedes the old, which is erased; recall n
     await t.signed(alice, "PUT", `/api/memories/${crypto.randomUUID()}`, { text: "x" }),
     404,
   );
-  await json(
+  // Both versions before the current one name it.
+  const refused = await json(
     await t.signed(alice, "POST", "/api/remember", { text: "x", replaces: old }),
-    404,
+    409,
   );
+  assert.equal(refused.current, again.job_id);
 });
 
 Deno.test("duplicates: the same text again stores nothing and answers with the memory", async () => {

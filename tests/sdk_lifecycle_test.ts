@@ -216,7 +216,8 @@ Deno.test("SDK: update and remember with replaces store a version that supersede
   assert.deepEqual(list.map((m) => [m.text, m.tags, m.supersedes]), [
     ["I am vegan, but I eat eggs", ["food"], fresh.id],
   ]);
-  assert.equal((await refusal(client.update(old, { text: "x" }))).code, "not_found");
+  const refused = await refusal(client.update(old, { text: "x" }));
+  assert.deepEqual([refused.code, refused.details.current], ["conflict", replaced.job_id]);
 });
 
 Deno.test("SDK: a path with characters a URL parser encodes, or dot segments, is signed as the relayer reads it", async () => {

@@ -228,11 +228,12 @@ export class NamespaceIndex {
     const { info } = this.#entries[doc];
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
     if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      // Replaced in turn, it hands the version it replaced on to the one that replaced it: an
-      // erase of any earlier version still finds the current one.
+      // Replaced in turn, it hands the version it replaced (erased already) on to the one that
+      // replaced it: an erase of any earlier version still finds the current one.
       const next = this.#replacedBy.get(id);
-      if (next === undefined) this.#replacedBy.delete(info.supersedes);
-      else this.#replacedBy.set(info.supersedes, next);
+      const gone = !this.#byId.has(info.supersedes);
+      if (next !== undefined && gone) this.#replacedBy.set(info.supersedes, next);
+      else this.#replacedBy.delete(info.supersedes);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;

@@ -14986,8 +14986,9 @@ var NamespaceIndex = class _NamespaceIndex {
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
     if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
       const next = this.#replacedBy.get(id);
-      if (next === void 0) this.#replacedBy.delete(info.supersedes);
-      else this.#replacedBy.set(info.supersedes, next);
+      const gone = !this.#byId.has(info.supersedes);
+      if (next !== void 0 && gone) this.#replacedBy.set(info.supersedes, next);
+      else this.#replacedBy.delete(info.supersedes);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;
