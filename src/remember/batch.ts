@@ -148,10 +148,7 @@ class BatchRun {
     // Embedding needs no blob id: it runs while the blobs upload. Its results pair with the
     // jobs it was asked for, not with those still live when it ends.
     const asked = live;
-    const preparing = pipeline.prepare(
-      asked.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
-      { timeoutMs: this.#timeoutMs },
-    ).then((made) => new Map(asked.map((job, i) => [job, made[i]])));
+    const preparing = this.#prepare(asked);
     preparing.catch(() => {}); // awaited below, once the uploads are over
     const toStore = live.filter((job) => !job.record.blob_id);
     for (const job of live) job.blobId ??= job.record.blob_id;
@@ -161,13 +158,30 @@ class BatchRun {
     try {
       prepared = await preparing;
     } catch (error) {
-      await this.#each(live, () => Promise.reject(error));
-      return;
+      if (asked.length === 1 || !permanent(error)) {
+        await this.#each(live, () => Promise.reject(error));
+        return;
+      }
+      // A text the embedder refuses (too long for its model) fails its own job, not the
+      // others': each is embedded on its own.
+      prepared = new Map();
+      live = await this.#each(live, async (job) => {
+        for (const [each, made] of await this.#prepare([job])) prepared.set(each, made);
+      });
     }
     live = await this.#index(live, prepared);
     for (const job of live) job.indexed = true;
     live = await this.#land(live.filter((job) => !this.#takenOver(job)));
     await this.#complete(live);
+  }
+
+  /** What `prepare` makes of the jobs' texts (their vectors, terms and digests), by job. */
+  async #prepare(jobs: BatchJob[]): Promise<Map<BatchJob, PreparedText>> {
+    const made = await this.#deps.pipeline.prepare(
+      jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
+      { timeoutMs: this.#timeoutMs },
+    );
+    return new Map(jobs.map((job, i) => [job, made[i]]));
   }
 
   /**

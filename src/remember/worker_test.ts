@@ -738,3 +738,31 @@ Deno.test("worker: an owner's backlog holds another owner's job back by one batc
   assert.equal((await queue.get(own.job_id))?.status, "done");
   await flooding;
 });
+
+/** An embedder that refuses any call holding a text with `REFUSED`, as a model refuses one too long. */
+class RefusingEmbedder extends MemoryEmbedder {
+  calls = 0;
+  override embed(texts: string[], options?: CallOptions) {
+    this.calls++;
+    if (texts.some((text) => text.includes("REFUSED"))) {
+      return Promise.reject(new SvcError("bad_request", "The embedder refused the text"));
+    }
+    return super.embed(texts, options);
+  }
+}
+
+Deno.test("worker: a text the embedder refuses fails its own job, not the others' in its batch", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new RefusingEmbedder();
+  const pipeline = await testPipeline({ embedder });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, batchSize: 4 });
+  const [refused, fine] = await queue.accept([
+    { owner: "o1", namespace: "n1", text: "REFUSED: far too long for the model" },
+    { owner: "o2", namespace: "n1", text: "I keep bees" },
+  ]);
+  await Promise.all([worker.process(refused.job_id, "o1"), worker.process(fine.job_id, "o2")]);
+  const [failed, done] = await queue.getMany([refused.job_id, fine.job_id]);
+  assert.deepEqual([failed?.status, done?.status], ["failed", "done"]);
+  assert.equal(failed?.error, "The embedder refused the text");
+  assert.equal(embedder.calls, 3, "the batch, then each text alone");
+});
