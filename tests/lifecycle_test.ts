@@ -575,7 +575,9 @@ Deno.test("duplicates: a text held by a memory that expires sooner is stored ane
   }]);
   const ask = async (body: object) =>
     await json(await t.signed(alice, "POST", "/api/remember", body), 200);
-  // As long or shorter: held already.
+  // As long (sent again a moment later) or shorter: held already.
+  const again = await ask({ text: "My blood type is O negative", ttl_seconds: 60 });
+  assert.equal(again.duplicate_of, soon);
   const shorter = await ask({ text: "My blood type is O negative", ttl_seconds: 30 });
   assert.equal(shorter.duplicate_of, soon);
   // Longer, or for good: a new memory, which a later remember finds.
@@ -585,8 +587,25 @@ Deno.test("duplicates: a text held by a memory that expires sooner is stored ane
   assert.equal(kept.status, 202);
   const { job_id } = await kept.json();
   await t.settle(alice, [job_id]);
-  const again = await ask({ text: "My blood type is O negative" });
-  assert.equal(again.duplicate_of, job_id);
+  const later = await ask({ text: "My blood type is O negative" });
+  assert.equal(later.duplicate_of, job_id);
+  // Twice in one bulk: the one that lives longer is stored too.
+  const inHour = new Date(Date.now() + 3_600_000).toISOString();
+  const bulk = await json(
+    await t.signed(alice, "POST", "/api/remember/bulk", {
+      items: [{ text: "I parked on level 3", namespace: "car", expires_at: inHour }, {
+        text: "I parked on level 3",
+        namespace: "car",
+      }],
+    }),
+    202,
+  );
+  await t.settle(alice, bulk.job_ids);
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories?namespace=car"));
+  assert.deepEqual(memories.map((m: { expires_at: string | null }) => m.expires_at), [
+    null,
+    inHour,
+  ]);
 });
 
 Deno.test("tags and time filters on recall; tags and expiry are validated", async () => {

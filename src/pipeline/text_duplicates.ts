@@ -30,7 +30,8 @@ export async function findDuplicates(
   const digests = await Promise.all(
     memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
   );
-  const seen = new Map<string, string>();
+  /** The memory each place's text went to first in this batch, and when it expires. */
+  const seen = new Map<string, { id: string; expiresAt?: number }>();
   // Each namespace's index once: one without memories is read from the store at each ask.
   const indexes = new Map<string, Promise<NamespaceIndex>>();
   const found: TextPlace[] = [];
@@ -40,10 +41,22 @@ export async function findDuplicates(
     let indexed = indexes.get(space);
     if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
     const index = await indexed;
-    const original = seen.get(place) ??
-      index.duplicateOf(digests[i], now(), attributes?.expiresAt);
+    const expiresAt = attributes?.expiresAt;
+    const first = seen.get(place);
+    const held = first ? undefined : index.duplicateOf(digests[i], now());
+    // A text that expires sooner than this one asks is stored again (see `outlives`).
+    const original = first
+      ? (outlasts(first.expiresAt, expiresAt) ? first.id : undefined)
+      : held && index.outlives(held, expiresAt)
+      ? held
+      : undefined;
     found.push({ original, place });
-    if (!seen.has(place)) seen.set(place, original ?? memoryId);
+    if (!original) seen.set(place, { id: memoryId, expiresAt });
   }
   return found;
+}
+
+/** Whether what expires at `held` lives as long as what expires at `asked` (absent: never). */
+function outlasts(held: number | undefined, asked: number | undefined): boolean {
+  return held === undefined || (asked !== undefined && held >= asked);
 }

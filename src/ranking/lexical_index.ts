@@ -89,6 +89,9 @@ const BYTES_PER = { document: 750, term: 100, posting: 16 };
 /** Terms an index reads in before it lets other work run, while it is built (`build`). */
 const TERMS_PER_TURN = 65_536;
 
+/** How much later a text remembered again may expire and still be the memory holding it. */
+const EXPIRY_SLACK_MS = 60_000;
+
 /** One namespace's index. */
 export class NamespaceIndex {
   #ids: string[] = [];
@@ -103,6 +106,8 @@ export class NamespaceIndex {
   #digests = new Map<string, string>();
   /** Id of a replaced memory → the id of the version that replaced it. */
   #replacedBy = new Map<string, string>();
+  /** The reverse of `#replacedBy`: the versions each memory stands for. */
+  #replacing = new Map<string, Set<string>>();
   #byId = new Map<string, number>();
   /**
    * term → its postings: a term in one document only (most terms) as one number (`single`),
@@ -185,7 +190,7 @@ export class NamespaceIndex {
     this.#live.push(true);
     this.#entries.push({ id, blobId, createdAt, info });
     if (info?.digest) this.#digests.set(info.digest, id);
-    if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
+    if (info?.supersedes) this.#link(info.supersedes, id);
     if (info?.thread !== undefined) {
       let docs = this.#threads.get(info.thread);
       if (!docs) this.#threads.set(info.thread, docs = []);
@@ -227,13 +232,13 @@ export class NamespaceIndex {
     if (doc === undefined) return;
     const { info } = this.#entries[doc];
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
-    if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      // Replaced in turn, it hands the version it replaced (erased already) on to the one that
-      // replaced it: an erase of any earlier version still finds the current one.
-      const next = this.#replacedBy.get(id);
-      const gone = !this.#byId.has(info.supersedes);
-      if (next !== undefined && gone) this.#replacedBy.set(info.supersedes, next);
-      else this.#replacedBy.delete(info.supersedes);
+    // The versions it stood for: handed on to the one that replaced it where erased already,
+    // so that an erase of any earlier version finds the current one; else no longer replaced,
+    // as a whole read of the index sees them.
+    const next = this.#replacedBy.get(id);
+    for (const from of [...this.#replacing.get(id) ?? []]) {
+      if (next !== undefined && !this.#byId.has(from)) this.#link(from, next);
+      else this.#unlink(from);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;
@@ -360,21 +365,45 @@ export class NamespaceIndex {
     return doc === undefined ? undefined : this.#entries[doc];
   }
 
+  /** Records that `to` replaced `from`. */
+  #link(from: string, to: string): void {
+    this.#unlink(from);
+    this.#replacedBy.set(from, to);
+    let versions = this.#replacing.get(to);
+    if (!versions) this.#replacing.set(to, versions = new Set());
+    versions.add(from);
+  }
+
+  /** Forgets what replaced `from`. */
+  #unlink(from: string): void {
+    const to = this.#replacedBy.get(from);
+    if (to === undefined) return;
+    this.#replacedBy.delete(from);
+    const versions = this.#replacing.get(to)!;
+    versions.delete(from);
+    if (versions.size === 0) this.#replacing.delete(to);
+  }
+
   /** The id of the indexed version that replaced memory `id`, if any. */
   replacedBy(id: string): string | undefined {
     return this.#replacedBy.get(id);
   }
 
-  /**
-   * The memory shown at `now` whose text has this digest (see `TermHasher.digest`), unless it
-   * expires before `expiresAt` (Unix milliseconds; absent: never): remembered again for longer,
-   * a text is stored anew rather than lost with the memory that holds it now.
-   */
-  duplicateOf(digest: string, now: number, expiresAt?: number): string | undefined {
+  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
+  duplicateOf(digest: string, now: number): string | undefined {
     const id = this.#digests.get(digest);
-    if (id === undefined || this.hidden(id, now)) return undefined;
-    const held = this.#entries[this.#byId.get(id)!].info?.expiresAt;
-    return held === undefined || (expiresAt !== undefined && held >= expiresAt) ? id : undefined;
+    return id !== undefined && !this.hidden(id, now) ? id : undefined;
+  }
+
+  /**
+   * Whether memory `id` lives about as long as a new one expiring at `expiresAt` would (Unix
+   * milliseconds; absent: never): it never expires, or not a minute before. A text remembered
+   * again for longer is stored anew rather than lost when the memory holding it expires; one
+   * sent again (its `ttl_seconds` a moment later) is the same memory.
+   */
+  outlives(id: string, expiresAt: number | undefined): boolean {
+    const held = this.entry(id)?.info?.expiresAt;
+    return held === undefined || (expiresAt !== undefined && held >= expiresAt - EXPIRY_SLACK_MS);
   }
 
   /**

@@ -135,7 +135,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       if (attributes?.replaces !== undefined) return undefined;
       const index = await lexicon.namespace(owner, namespace);
       const digest = await hasher.digest(owner, text, attributes?.thread);
-      const original = index.duplicateOf(digest, now(), attributes?.expiresAt);
+      const held = index.duplicateOf(digest, now());
+      const original = held && index.outlives(held, attributes?.expiresAt) ? held : undefined;
       if (original === undefined) lexicon.assertRoom(index);
       return original;
     }));
