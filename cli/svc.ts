@@ -63,7 +63,9 @@ async function run(args: string[], io: CliIo): Promise<Output> {
   // The files a command names, resolved from the folder it was given in.
   const path = callerFile(io);
   const fileAt = command === "import" ? 0 : command === "blind" && given[0] === "import" ? 1 : -1;
-  const words = given.map((word, i) => i === fileAt ? path(word) : word);
+  // `svc import -` reads standard input.
+  const stdin = command === "import" && given[0] === "-";
+  const words = given.map((word, i) => i === fileAt && !stdin ? path(word) : word);
   const flags = {
     ...values,
     output: path(values.output),
@@ -80,12 +82,11 @@ async function run(args: string[], io: CliIo): Promise<Output> {
 
 /**
  * A file's path as given, resolved from the folder the command was given in; an empty path is
- * left empty (missing), not taken for the folder it is resolved in, and `-` (standard input)
- * as it is.
+ * left empty (missing), not taken for the folder it is resolved in.
  */
 function callerFile(io: CliIo) {
   return <P extends string | undefined>(given: P): P =>
-    given === undefined || given === "" || given === "-"
+    given === undefined || given === ""
       ? given
       : callerPath(given, io.env.INIT_CWD, io.cwd, taskFolder()) as P;
 }
