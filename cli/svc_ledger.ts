@@ -7,7 +7,7 @@
 import { addressOf, generateKeyPair, isKeyHex } from "@svc/util/keys";
 import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
-import { SvcError, UNPRINTABLE } from "@svc/relayer/kit";
+import { SvcError, UNSHOWN_IN_LABELS } from "@svc/relayer/kit";
 import { isSmallOrderKey } from "@svc/util/ed25519";
 import { describeKeyLimits, keyLimitsJson } from "@svc/relayer/rules";
 import {
@@ -165,8 +165,8 @@ function keyToAdd(values: Flags) {
     );
   }
   const label = values.label ?? "";
-  if (UNPRINTABLE.test(label)) {
-    throw new UsageError("--label must not hold control or text-direction characters");
+  if (UNSHOWN_IN_LABELS.test(label)) {
+    throw new UsageError("--label must not hold control, text-direction or invisible characters");
   }
   if (new TextEncoder().encode(label).length > MAX_LABEL_BYTES) {
     throw new UsageError(`--label must be at most ${MAX_LABEL_BYTES} bytes`);

@@ -71,7 +71,7 @@ export {
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { SettingsReader, shown } from "./settings_reader.ts";
-export { UNPRINTABLE } from "./validate.ts";
+export { UNPRINTABLE, UNSHOWN_IN_LABELS } from "./validate.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
 export { type ClaimRecordStats, type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {

@@ -63,6 +63,16 @@ export const INVISIBLE =
   /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/u;
 
 /**
+ * What a key's label must not hold, as it is shown in terminals and pages beside others:
+ * controls, direction controls, line and paragraph separators, and what shows as nothing (two
+ * labels that read alike would name two keys).
+ */
+export const UNSHOWN_IN_LABELS = new RegExp(
+  `${UNPRINTABLE.source}|${INVISIBLE.source}|[\\u2028\\u2029]`,
+  "u",
+);
+
+/**
  * A namespace memories are written to: a `validNamespace` that is not blank, does not begin or
  * end with white space and holds no bidirectional controls nor characters that show as nothing,
  * so that none hides characters (two can still look alike: Latin and Cyrillic letters). Namespaces

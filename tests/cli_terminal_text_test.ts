@@ -64,8 +64,12 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
   assert.equal(refused.code, 2);
   assert.match(
     refused.stderr,
-    /^svc: --label must not hold control or text-direction characters\n\(`svc --help`/,
+    /^svc: --label must not hold control, text-direction or invisible characters\n\(`svc --help`/,
   );
+  // Nor one that reads as another's: what shows as nothing, or a line separator.
+  for (const hidden of ["desk\u200b", "de\u2028sk"]) {
+    assert.equal((await add(hidden)).code, 2, JSON.stringify(hidden));
+  }
   const long = await add("d".repeat(65));
   assert.equal(long.code, 2);
   assert.match(long.stderr, /^svc: --label must be at most 64 bytes\n/);

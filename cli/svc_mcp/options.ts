@@ -6,8 +6,8 @@
 import { parseArgs } from "node:util";
 import { isHttpUrl } from "@svc/relayer/http";
 import { argsMessage, repeatedFlag } from "../args.ts";
-import { type KeyScope, shown, UNPRINTABLE } from "@svc/relayer/kit";
-import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
+import { type KeyScope, shown, UNSHOWN_IN_LABELS } from "@svc/relayer/kit";
+import { validNamespace } from "@svc/relayer/rules";
 import { durationMs, expiryFromFlag, parseScopeFlag } from "../key_scope_flags.ts";
 import { asRelayerChecks, localPort, UsageError } from "../client_flags.ts";
 
@@ -77,8 +77,8 @@ export interface StdioOptions {
   cacheFile?: string;
 }
 
-/** What a label shows wrongly or not at all: controls, direction controls, invisible marks. */
-const UNSHOWN = new RegExp(`${UNPRINTABLE.source}|${INVISIBLE.source}`, "gu");
+/** What a label shows wrongly or not at all (`UNSHOWN_IN_LABELS`), each place of it. */
+const UNSHOWN = new RegExp(UNSHOWN_IN_LABELS.source, "gu");
 
 /**
  * The label of a key signed in from an MCP host: the default one names the host as it names
@@ -227,8 +227,8 @@ export function parseStdioOptions(
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
   }
-  if (UNPRINTABLE.test(label)) {
-    throw new UsageError("the label must not hold control or text-direction characters");
+  if (UNSHOWN_IN_LABELS.test(label)) {
+    throw new UsageError("the label must not hold control, text-direction or invisible characters");
   }
   // A problem names where the value came from: the flag, else the variable.
   const scopeValue = values.scope ?? (env.SVC_KEY_SCOPE || undefined);

@@ -150,3 +150,22 @@ Deno.test("an execute aborted while other handles keep beating its commit stops 
     kv.close();
   }
 });
+
+Deno.test("a key's label that would read as another's is refused: controls, direction, invisible, separators", async () => {
+  const { decodeKind, encodeKind } = await import("./transactions.ts");
+  const publicKey = "ab".repeat(32);
+  const kind = (label: string) =>
+    encodeKind({
+      kind: "add_delegate_key",
+      account_id: `0x${"01".repeat(32)}`,
+      public_key: publicKey,
+      label,
+    });
+  assert.equal((decodeKind(kind("phone")) as { label: string }).label, "phone");
+  for (const label of ["ph\u001bone", "pho\u202ene", "phone\u200b", "pho\u00adne", "ph\u2028one"]) {
+    assert.throws(
+      () => decodeKind(kind(label)),
+      /must not contain control, text-direction or invisible/,
+    );
+  }
+});

@@ -15,7 +15,7 @@ import {
   rejected,
   type Sponsor,
   SvcError,
-  UNPRINTABLE,
+  UNSHOWN_IN_LABELS,
 } from "@svc/relayer/kit";
 import { ADDRESS, addressOf, type KeyPair } from "@svc/util/keys";
 import { isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
@@ -95,11 +95,11 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
       if (typeof value.label !== "string") {
         throw rejected("malformed", "The transaction kind needs label: a string");
       }
-      // A label is shown in terminals and pages: no control or direction-changing characters.
-      if (UNPRINTABLE.test(value.label)) {
+      // A label is shown in terminals and pages: nothing that shows wrongly or not at all.
+      if (UNSHOWN_IN_LABELS.test(value.label)) {
         throw rejected(
           "malformed",
-          "A label must not contain control or text-direction characters",
+          "A label must not contain control, text-direction or invisible characters",
         );
       }
       let limits;

@@ -45,17 +45,23 @@ export function short(value) {
  * key's among them) is told apart by the address.
  */
 export function agentNames(owned, wallet) {
-  const labels = owned.delegate_keys.map((k) => k.label);
+  // A label stored before invisible characters were refused shows them, escaped.
+  const shown = (label) => label && shownName(label);
+  const labels = owned.delegate_keys.map((k) => shown(k.label));
   const shared = new Set(labels.filter((label, i) => label && labels.indexOf(label) !== i));
   const named = (label, address) =>
     !label ? short(address) : shared.has(label) ? `${label} (${short(address)})` : label;
-  const names = new Map(owned.delegate_keys.map((k) => [k.address, named(k.label, k.address)]));
+  const names = new Map(
+    owned.delegate_keys.map((k) => [k.address, named(shown(k.label), k.address)]),
+  );
   names.set(wallet.address, "You (owner key)");
-  return (key) =>
-    names.get(key.address) ??
-      (key.label && labels.includes(key.label)
-        ? `${key.label} (${short(key.address)})`
-        : named(key.label, key.address));
+  return (key) => {
+    const label = shown(key.label);
+    return names.get(key.address) ??
+      (label && labels.includes(label)
+        ? `${label} (${short(key.address)})`
+        : named(label, key.address));
+  };
 }
 
 /** A button that runs `action`, disabled and labelled busy meanwhile. */
