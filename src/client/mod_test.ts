@@ -305,6 +305,15 @@ Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is"
     return true;
   });
   assert.equal(sent.calls, 1, "the relayer tried its model for as long as it may");
+  // So with recall and its embedder, and a vector that is no embedding.
+  for (const reason of ["provider", "invalid_embedding"]) {
+    sent.calls = 0;
+    answers.push(
+      Response.json({ error: "no", code: "backend_unavailable", reason }, { status: 503 }),
+    );
+    await assert.rejects(client.recall("Where do I live?"));
+    assert.equal(sent.calls, 1, reason);
+  }
   sent.calls = 0;
   answers.length = 0;
   // A balancer's 502 while a relayer restarts, a busy relayer: asked again.

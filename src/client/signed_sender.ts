@@ -1,7 +1,7 @@
 /**
  * How the client signs and sends a request: each attempt signed afresh (version 2, the relayer's
  * origin as audience, a new nonce), the path in the form the relayer reads, 429 and 5xx answers
- * (but 501, and a model's failure: see `asksModel`) and network failures retried with backoff
+ * (but 501, and a model's failure: see `MODEL_FAILURES`) and network failures retried with backoff
  * (but a call the relayer would not know again once the request was sent: see `doneOnce`),
  * errors raised as `SvcError` with the relayer's code.
  */
@@ -91,14 +91,11 @@ function notConnected(error: unknown): boolean {
 }
 
 /**
- * Whether the request has the relayer ask its models, which it tries with retries for up to
- * `SVC_LLM_TIMEOUT_MS`: a refusal that says they failed (`reason: "provider"`) is not sent
- * again, which would only double the wait; any other 5xx is, as for other requests.
+ * The reasons of a 5xx that say the relayer's models failed it: the relayer tried them, with
+ * retries, for as long as it may (`SVC_LLM_TIMEOUT_MS`), or they answered what it cannot use.
+ * Such a request is not sent again, which would only repeat the wait and the cost.
  */
-function asksModel(path: string): boolean {
-  const pathname = path.split("?")[0];
-  return pathname === "/api/analyze" || pathname === "/api/ask";
-}
+const MODEL_FAILURES = new Set(["provider", "invalid_embedding"]);
 
 /** https, or plain http to this machine: where a private key may travel. */
 function privateChannel(baseUrl: string): boolean {
@@ -259,13 +256,14 @@ export class SignedSender {
       // 501 and 507 (a namespace full) are answers that stay the same when asked again.
       let retryable = response.status === 429 ||
         (response.status >= 500 && response.status !== 501 && response.status !== 507);
-      // Read first when a model's failure may be why: see `asksModel`.
-      const text = retryable && asksModel(path) ? await response.text() : undefined;
-      if (text !== undefined && refusal(response, text).details.reason === "provider") {
+      // Read first: a model's failure is not sent again (see `MODEL_FAILURES`).
+      const text = retryable ? await response.text() : undefined;
+      if (
+        text !== undefined && MODEL_FAILURES.has(String(refusal(response, text).details.reason))
+      ) {
         retryable = false;
       }
       if (retryable && attempt < this.#retries) {
-        if (text === undefined) await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));
         await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 200 * 2 ** attempt);
         continue;

@@ -4,6 +4,7 @@
  * and any look-alike tag inside them is neutralised, so a memory cannot act as instructions.
  */
 import { SvcError } from "../errors.ts";
+import { PROVIDER_FAILED } from "./provider.ts";
 import { MAX_FACTS, MAX_TEXT_BYTES } from "../text_limits.ts";
 
 const utf8 = new TextEncoder();
@@ -63,12 +64,17 @@ export function answerPrompt(question: string, memories: string[]): ChatMessage[
  */
 export function answerFrom(content: string | null | undefined, provider: string): string {
   const answer = content?.trim();
-  if (!answer) throw new SvcError("backend_unavailable", `${provider} gave an empty answer`);
+  if (!answer) {
+    throw new SvcError("backend_unavailable", `${provider} gave an empty answer`, {
+      details: PROVIDER_FAILED,
+    });
+  }
   if (new TextEncoder().encode(answer).byteLength > MAX_ANSWER_BYTES) {
     throw new SvcError(
       "backend_unavailable",
       `${provider} gave an answer of more than ${MAX_ANSWER_BYTES / 1024} KiB (a model that ` +
         "repeats itself?)",
+      { details: PROVIDER_FAILED },
     );
   }
   return answer;
@@ -120,5 +126,6 @@ export async function extractWithRetry(
   throw new SvcError(
     "backend_unavailable",
     `Cannot extract facts: ${provider} answered malformed JSON twice (${problem})`,
+    { details: PROVIDER_FAILED },
   );
 }

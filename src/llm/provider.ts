@@ -81,7 +81,8 @@ class UnexpectedAnswer extends Error {
 const MAX_ANSWER_BYTES = 32 * 2 ** 20;
 
 /** The details of a provider's failure: its call and retries are over (see `Provider.error`). */
-const PROVIDER = { reason: "provider" };
+/** The details of a provider's failure, after its retries: clients do not send it again. */
+export const PROVIDER_FAILED = { reason: "provider" };
 
 /** What an HTTP status of a provider's most likely means, for its operator. */
 const STATUS_HINTS: Record<number, string> = {
@@ -206,12 +207,12 @@ export class Provider {
       return new SvcError(
         "backend_unavailable",
         `${provider} could not ${action}: it answered HTTP ${status}${STATUS_HINTS[status] ?? ""}`,
-        { details: PROVIDER },
+        { details: PROVIDER_FAILED },
       );
     }
     return new SvcError("backend_unavailable", `${provider} could not ${action}: ${message}`, {
       cause: error,
-      details: PROVIDER,
+      details: PROVIDER_FAILED,
     });
   }
 

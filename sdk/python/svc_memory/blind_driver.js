@@ -6505,6 +6505,7 @@ function timeOrderedId(now2 = Date.now()) {
 
 // src/validate.ts
 var CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+var UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 var encoder4 = new TextEncoder();
 function bad(message) {
   return new SvcError("bad_request", message);
@@ -6520,6 +6521,7 @@ function textValue(value, field, maxBytes) {
 }
 var BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 var INVISIBLE = /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/u;
+var UNSHOWN_IN_LABELS = new RegExp(`${UNPRINTABLE.source}|${INVISIBLE.source}|[\\u2028\\u2029]`, "u");
 function shown(name, field) {
   if (BIDI_CONTROLS.test(name)) {
     throw bad(`${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)`);
@@ -6619,6 +6621,25 @@ var encoder5 = new TextEncoder();
 var encoder6 = new TextEncoder();
 var decoder2 = new TextDecoder();
 
+// util/sleep.ts
+function sleep(ms, signal) {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener("abort", wake, {
+      once: true
+    });
+  });
+}
+
+// src/llm/provider.ts
+var MAX_ANSWER_BYTES = 32 * 2 ** 20;
+
 // src/text_limits.ts
 var MAX_TEXT_BYTES = 1024 * 1024;
 var MAX_QUERY_BYTES = 64 * 1024;
@@ -6664,26 +6685,7 @@ function isLowSurrogate(unit2) {
 
 // src/llm/prompts.ts
 var utf8 = new TextEncoder();
-var MAX_ANSWER_BYTES = 64 * 1024;
-
-// util/sleep.ts
-function sleep(ms, signal) {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal?.addEventListener("abort", wake, {
-      once: true
-    });
-  });
-}
-
-// src/llm/provider.ts
-var MAX_ANSWER_BYTES2 = 32 * 2 ** 20;
+var MAX_ANSWER_BYTES2 = 64 * 1024;
 
 // plugins/onnx_embedder/model_dir.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -14839,6 +14841,7 @@ var BYTES_PER = {
   posting: 16
 };
 var TERMS_PER_TURN = 65536;
+var EXPIRY_SLACK_MS = 6e4;
 var NamespaceIndex = class _NamespaceIndex {
   #ids = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
@@ -14852,6 +14855,8 @@ var NamespaceIndex = class _NamespaceIndex {
   #digests = /* @__PURE__ */ new Map();
   /** Id of a replaced memory → the id of the version that replaced it. */
   #replacedBy = /* @__PURE__ */ new Map();
+  /** The reverse of `#replacedBy`: the versions each memory stands for. */
+  #replacing = /* @__PURE__ */ new Map();
   #byId = /* @__PURE__ */ new Map();
   /**
    * term → its postings: a term in one document only (most terms) as one number (`single`),
@@ -14934,7 +14939,7 @@ var NamespaceIndex = class _NamespaceIndex {
       info
     });
     if (info?.digest) this.#digests.set(info.digest, id);
-    if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
+    if (info?.supersedes) this.#link(info.supersedes, id);
     if (info?.thread !== void 0) {
       let docs = this.#threads.get(info.thread);
       if (!docs) this.#threads.set(info.thread, docs = []);
@@ -14984,11 +14989,12 @@ var NamespaceIndex = class _NamespaceIndex {
     if (doc === void 0) return;
     const { info } = this.#entries[doc];
     if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
-    if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
-      const next = this.#replacedBy.get(id);
-      const gone = !this.#byId.has(info.supersedes);
-      if (next !== void 0 && gone) this.#replacedBy.set(info.supersedes, next);
-      else this.#replacedBy.delete(info.supersedes);
+    const next = this.#replacedBy.get(id);
+    for (const from of [
+      ...this.#replacing.get(id) ?? []
+    ]) {
+      if (next !== void 0 && !this.#byId.has(from)) this.#link(from, next);
+      else this.#unlink(from);
     }
     this.#byId.delete(id);
     this.#live[doc] = false;
@@ -15111,20 +15117,41 @@ var NamespaceIndex = class _NamespaceIndex {
     const doc = this.#byId.get(id);
     return doc === void 0 ? void 0 : this.#entries[doc];
   }
+  /** Records that `to` replaced `from`. */
+  #link(from, to) {
+    this.#unlink(from);
+    this.#replacedBy.set(from, to);
+    let versions = this.#replacing.get(to);
+    if (!versions) this.#replacing.set(to, versions = /* @__PURE__ */ new Set());
+    versions.add(from);
+  }
+  /** Forgets what replaced `from`. */
+  #unlink(from) {
+    const to = this.#replacedBy.get(from);
+    if (to === void 0) return;
+    this.#replacedBy.delete(from);
+    const versions = this.#replacing.get(to);
+    versions.delete(from);
+    if (versions.size === 0) this.#replacing.delete(to);
+  }
   /** The id of the indexed version that replaced memory `id`, if any. */
   replacedBy(id) {
     return this.#replacedBy.get(id);
   }
-  /**
-   * The memory shown at `now` whose text has this digest (see `TermHasher.digest`), unless it
-   * expires before `expiresAt` (Unix milliseconds; absent: never): remembered again for longer,
-   * a text is stored anew rather than lost with the memory that holds it now.
-   */
-  duplicateOf(digest, now2, expiresAt) {
+  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
+  duplicateOf(digest, now2) {
     const id = this.#digests.get(digest);
-    if (id === void 0 || this.hidden(id, now2)) return void 0;
-    const held = this.#entries[this.#byId.get(id)].info?.expiresAt;
-    return held === void 0 || expiresAt !== void 0 && held >= expiresAt ? id : void 0;
+    return id !== void 0 && !this.hidden(id, now2) ? id : void 0;
+  }
+  /**
+   * Whether memory `id` lives about as long as a new one expiring at `expiresAt` would (Unix
+   * milliseconds; absent: never): it never expires, or not a minute before. A text remembered
+   * again for longer is stored anew rather than lost when the memory holding it expires; one
+   * sent again (its `ttl_seconds` a moment later) is the same memory.
+   */
+  outlives(id, expiresAt) {
+    const held = this.entry(id)?.info?.expiresAt;
+    return held === void 0 || expiresAt !== void 0 && held >= expiresAt - EXPIRY_SLACK_MS;
   }
   /**
    * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
@@ -28795,10 +28822,10 @@ function notConnected(error) {
   ];
   return causes.some((cause) => /\(Connect\)|ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(`${cause?.message} ${cause?.code}`));
 }
-function asksModel(path) {
-  const pathname = path.split("?")[0];
-  return pathname === "/api/analyze" || pathname === "/api/ask";
-}
+var MODEL_FAILURES = /* @__PURE__ */ new Set([
+  "provider",
+  "invalid_embedding"
+]);
 function privateChannel(baseUrl) {
   const url = new URL(baseUrl);
   return url.protocol === "https:" || LOOPBACK_HOSTS.includes(url.hostname);
@@ -28902,12 +28929,11 @@ var SignedSender = class _SignedSender {
       }
       if (response.ok || await answered(response)) return response;
       let retryable = response.status === 429 || response.status >= 500 && response.status !== 501 && response.status !== 507;
-      const text = retryable && asksModel(path) ? await response.text() : void 0;
-      if (text !== void 0 && refusal(response, text).details.reason === "provider") {
+      const text = retryable ? await response.text() : void 0;
+      if (text !== void 0 && MODEL_FAILURES.has(String(refusal(response, text).details.reason))) {
         retryable = false;
       }
       if (retryable && attempt < this.#retries) {
-        if (text === void 0) await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));
         await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1e3 : 200 * 2 ** attempt);
         continue;

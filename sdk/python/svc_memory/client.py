@@ -25,6 +25,9 @@ from .signing import audience_of, sign_request
 
 #: Statuses tried again, with backoff (honouring ``Retry-After``).
 RETRIED = {429, 502, 503, 504}
+#: Reasons of a 503 that say the relayer's models failed the call, after the relayer's own
+#: retries: not sent again, which would only repeat the wait and the cost.
+MODEL_FAILURES = {"provider", "invalid_embedding"}
 #: The most lines, and bytes, one ``POST /api/import`` carries from ``import_``.
 IMPORT_LINES, IMPORT_BYTES = 500, 1024 * 1024
 #: The most bytes ``POST /api/import`` takes in a request: a longer line fails on its own.
@@ -288,10 +291,11 @@ class _Api:
                 ) from error
             return self._again_after(call, self._wait_seconds(None, attempt)), None
         assert response is not None
-        if response.status_code in RETRIED and not last:
-            return self._again_after(call, self._wait_seconds(response, attempt)), None
         if response.status_code >= 400:
-            raise _error(response)
+            error = _error(response)
+            if response.status_code in RETRIED and not last and error.reason not in MODEL_FAILURES:
+                return self._again_after(call, self._wait_seconds(response, attempt)), None
+            raise error
         if call.lines:
             # Split on "\n" alone: a text may hold U+2028 and the like, which JSON leaves raw.
             lines = response.text.split("\n")

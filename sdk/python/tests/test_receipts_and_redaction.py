@@ -216,3 +216,20 @@ def test_a_version_1_request_sent_again_is_signed_in_a_later_second():
     with Client("http://relayer.test", delegate_key=SEED, http=http, version=1) as c:
         c.recall("anything")
     assert len(stamps) == 2 and stamps[0] != stamps[1], stamps
+
+
+def test_a_call_the_models_failed_is_not_sent_again():
+    asked = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
+        return httpx.Response(503, json={"error": "Ollama could not answer", "code":
+                                         "backend_unavailable", "reason": "provider"})
+
+    http = httpx.Client(transport=httpx.MockTransport(answer))
+    with Client("http://relayer.test", delegate_key=SEED, http=http) as c:
+        for call in (lambda: c.ask("Where do I live?"), lambda: c.recall("Where do I live?")):
+            asked.clear()
+            with pytest.raises(SvcError) as e:
+                call()
+            assert e.value.reason == "provider" and len(asked) == 1, asked
