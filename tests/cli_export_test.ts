@@ -125,7 +125,7 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   const odd = `${stack.dir}/odd.jsonl`;
   await Deno.writeTextFile(odd, '"a string"\n[1]\n');
   const named = await svc(stack, who, ["import", "--from", "jsonl", odd, "--namespace", "old"]);
-  assert.match(named.stdout, /line 1: line must be an object\n  line 2: line must be an object/);
+  assert.match(named.stdout, /line 1: line must be an object\n {2}line 2: line must be an object/);
   // Standard input, named `-` or /dev/stdin, as the task reads it (no device opened by path).
   for (const name of ["-", "/dev/stdin"]) {
     const args = ["import", "--from", "jsonl", name, "--namespace", `piped${name.length}`];

@@ -144,7 +144,6 @@ class BatchRun {
 
   /** Stores, indexes and completes the jobs. */
   async #storeAndIndex(live: BatchJob[]): Promise<void> {
-    const { pipeline } = this.#deps;
     // Embedding needs no blob id: it runs while the blobs upload. Its results pair with the
     // jobs it was asked for, not with those still live when it ends.
     const asked = live;
