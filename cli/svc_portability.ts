@@ -158,7 +158,10 @@ async function runExport(client: SvcClient, values: Flags, io: CliIo) {
   // Listed when the export began but not in it: manual memories, whose text the relayer cannot
   // read, and memories erased, replaced or expired meanwhile.
   const left = Math.max(0, total - memories);
-  const blind = namespaces.length === 0 ? await blindNamespaces(client) : [];
+  // Their logs are not in it: the relayer holds no text of them.
+  const blind = (await blindNamespaces(client)).filter((name) =>
+    namespaces.length === 0 || namespaces.includes(name)
+  );
   return {
     json: {
       file: output,
@@ -176,7 +179,8 @@ async function runExport(client: SvcClient, values: Flags, io: CliIo) {
           "erased, updated or expired during the export"
         : "") +
       (blind.length > 0
-        ? `; not in it, operator-blind: ${blind.map((name) => JSON.stringify(name)).join(", ")} ` +
+        ? "; not in it, the logs of the operator-blind " +
+          `${blind.map((name) => JSON.stringify(name)).join(", ")} ` +
           "(svc blind export --namespace NS --output FILE exports one)"
         : ""),
   };

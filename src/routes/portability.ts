@@ -128,8 +128,6 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
           allowsNamespace(caller.scope, namespace)
         );
       for (const namespace of namespaces) requireNamespace(caller, namespace);
-      // The relayer holds no text of an operator-blind namespace: a device exports it.
-      if (query.namespace) await service.refuseBlind(caller.owner, namespaces);
       const plan = await exporter.plan(caller.owner, namespaces);
       // The access log names what was sent, in the namespaces it was sent from: it is written
       // once the stream ends or is cancelled.
@@ -162,10 +160,6 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
             description: "JSON lines; `x-svc-export-count` says how many memories were gathered.",
             contentType: "application/x-ndjson",
             example: JSON.stringify({ id: EXAMPLE_ID, ...EXAMPLE_LINE }) + "\n",
-          },
-          409: {
-            description: 'A namespace named is operator-blind (`reason: "operator_blind"`): ' +
-              "a device exports it.",
           },
         },
       },
