@@ -11,6 +11,7 @@ import { blindKeys, unwrapWith, wrapFor } from "../src/client/blind_keys.ts";
 import { sha256Hex } from "@svc/util/keys";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SvcError } from "../src/errors.ts";
+import { BlindLog } from "../src/services/blind_log.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import type { EmbedOptions } from "../src/backends/types.ts";
 import {
@@ -243,6 +244,27 @@ Deno.test("a namespace's erase erases its operator-blind log too, a receipt per 
   assert.deepEqual(ids.toSorted(), [earlier, kept].toSorted());
   assert.ok(!(await storedBlind(t)).includes(kept), "the log's entry is left");
   await assert.rejects(memory.sync(), (error: SvcError) => error.code === "not_found");
+});
+
+Deno.test("a namespace's erase whose operator-blind log cannot be erased leaves everything as it was", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [earlier] = await rememberAll(t, caller, [{ text: "I eat fish", namespace: "private" }]);
+  const memory = await device(t, caller);
+  await memory.enable();
+  await memory.remember([{ text: "I am vegetarian" }]);
+  const eraseNamespace = BlindLog.prototype.eraseNamespace;
+  BlindLog.prototype.eraseNamespace = () =>
+    Promise.reject(new SvcError("backend_unavailable", "The state store is down"));
+  try {
+    const path = "/api/memories?namespace=private&confirm=private";
+    await jsonOf(await t.signed(caller, "DELETE", path), 503);
+  } finally {
+    BlindLog.prototype.eraseNamespace = eraseNamespace;
+  }
+  const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
+  assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [earlier]);
+  assert.equal((await memory.memories()).length, 1);
 });
 
 Deno.test("blind recall ranks as normal recall with the same embedder, threads included", async () => {

@@ -358,6 +358,7 @@ Deno.test("a relayer that takes a request and never answers: the request fails o
     await assert.rejects(client.recall("bees"), (error: SvcError) => {
       assert.equal(error.code, "backend_unavailable");
       assert.match(error.message, /took the request but did not answer within 0\.1 s$/);
+      assert.equal(error.details.reason, "outcome_unknown");
       return true;
     });
     assert.equal(held.length, 1);

@@ -229,7 +229,7 @@ export class SignedSender {
             "backend_unavailable",
             `The relayer at ${this.baseUrl} took the request but did not answer within ` +
               `${limit! / 1000} s`,
-            { cause },
+            { cause, details: { reason: "outcome_unknown" } },
           );
         }
         const unsent = notConnected(cause);

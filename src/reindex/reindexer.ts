@@ -39,7 +39,7 @@ import { SvcError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { VectorSeal } from "../pipeline/vector_seal.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import { createReader, type MemoryReader } from "../services/reader.ts";
+import { createReader, type MemoryReader, NO_BLOB } from "../services/reader.ts";
 import type { IndexGeneration, IndexSwitch } from "./index_switch.ts";
 import type { PartitionCursor, ReindexState } from "./state.ts";
 
@@ -126,12 +126,16 @@ export class Reindexer {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
-    // Quiet: a blob gone while a live reindex runs is mostly a memory erased meanwhile; those
-    // still held when it ends are logged then.
+    // A blob gone while a live reindex runs is mostly a memory erased meanwhile: not said here,
+    // but of those still held when it ends. What else goes wrong with a blob is said at once.
+    const logger = this.#logger;
     this.#reader = createReader({
       cipher: options.cipher,
       blobs: options.blobs,
-      logger: silentLogger,
+      logger: {
+        ...logger,
+        warn: (message, fields) => message === NO_BLOB ? undefined : logger.warn(message, fields),
+      },
       textCacheBytes: 0,
     });
   }

@@ -214,8 +214,10 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
       if (job.owner === owner && job.namespace === namespace) pending.push(job.job_id);
     }
     await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
+    // The operator-blind log first: a failure of it leaves everything else as it was.
+    const receipts: EraseReceipt[] = await deps.blind?.eraseIfBlind(owner, namespace) ?? [];
+    const blind = receipts.length;
     const entries = (await lexicon.namespace(owner, namespace)).entries();
-    const receipts: EraseReceipt[] = [];
     try {
       for (let i = 0; i < entries.length; i += ERASE_BATCH) {
         // What an earlier batch erased (an update that landed meanwhile) is not erased again.
@@ -224,10 +226,9 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
         receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
       }
     } catch (error) {
-      throw cutShort(error, receipts.length, entries.length);
+      throw cutShort(error, receipts.length, blind + entries.length);
     }
     receipts.push(...await eraseLeft(owner, namespace, options));
-    receipts.push(...await deps.blind?.eraseIfBlind(owner, namespace) ?? []);
     return { namespace, owner, erased: receipts.length, receipts };
   }
 }

@@ -55,6 +55,9 @@ export interface MemoryReader {
   holds(owner: string, blobId: string): boolean;
 }
 
+/** What a reader logs of a memory whose blob is gone. */
+export const NO_BLOB = "memory has no blob";
+
 /** Blobs whose trouble a reader remembers having logged (each is logged once). */
 const REPORTED_BLOBS = 10_000;
 
@@ -82,7 +85,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       try {
         bytes = await blobs.get(blobId, { signal });
         if (!bytes) {
-          report(blobId, "memory has no blob", { memory_id: id, blob_id: blobId });
+          report(blobId, NO_BLOB, { memory_id: id, blob_id: blobId });
           return null;
         }
         const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal, memoryId: id });

@@ -28905,7 +28905,10 @@ var SignedSender = class _SignedSender {
       } catch (cause) {
         if (waiting.signal.aborted) {
           throw new SvcError("backend_unavailable", `The relayer at ${this.baseUrl} took the request but did not answer within ${limit / 1e3} s`, {
-            cause
+            cause,
+            details: {
+              reason: "outcome_unknown"
+            }
           });
         }
         const unsent = notConnected(cause);
