@@ -4,6 +4,7 @@
  * reads only the log's tail.
  */
 import { type ImportLine, verifyReceipt } from "@svc/relayer/client";
+import { SvcError } from "@svc/relayer/kit";
 import { openBlindMemory } from "./blind_memory.ts";
 import { FORMAT_NAMES, formatOfText, utf8Text } from "./import_formats.ts";
 import {
@@ -54,7 +55,8 @@ export async function runBlind(
   const newText = sub === "update" ? need(values.text, "--text") : undefined;
   const publicKey = sub === "let-in" ? need(values["public-key"], "--public-key") : undefined;
   const output = sub === "export" ? need(values.output, "--output FILE") : undefined;
-  const lines = sub === "import" ? await importedLines(need(words[0], "the file")) : undefined;
+  const file = sub === "import" ? need(words[0], "the file") : undefined;
+  const lines = file === undefined ? undefined : await importedLines(file);
   if (sub === "erase" && (values.namespace === undefined || values.confirm !== values.namespace)) {
     throw new UsageError("blind erase needs --namespace NS and --confirm NS: it cannot be undone");
   }
@@ -130,7 +132,13 @@ export async function runBlind(
       }
       case "import": {
         const held = new Set((await memory.memories()).map((entry) => entry.id));
-        const ids = await memory.importLines(lines!);
+        const ids = await memory.importLines(lines!.map(({ line }) => line)).catch((error) => {
+          // Named by the file's line, blank ones counted.
+          const at = /^line (\d+): /.exec(error?.message ?? "");
+          if (!(error instanceof SvcError) || !at) throw error;
+          const line = lines![Number(at[1]) - 1].number;
+          throw new UsageError(`${file}: line ${line}: ${error.message.slice(at[0].length)}`);
+        });
         const imported = new Set(ids.filter((id) => !held.has(id))).size;
         const duplicates = ids.length - imported;
         return {
@@ -152,10 +160,11 @@ export async function runBlind(
 }
 
 /**
- * The JSON lines of an export file (`svc blind export`, or the API's); a usage error names a
- * file of another format, or the first line that is not UTF-8 or not JSON, counted from 1.
+ * The JSON lines of an export file (`svc blind export`, or the API's), each with its number
+ * (from 1); a usage error names a file of another format, or the first line that is not UTF-8
+ * or not JSON.
  */
-async function importedLines(path: string): Promise<ImportLine[]> {
+async function importedLines(path: string): Promise<{ line: ImportLine; number: number }[]> {
   const read = utf8Text(await Deno.readFile(path));
   if ("badLine" in read) throw new UsageError(`${path}: line ${read.badLine} is not UTF-8 text`);
   const format = formatOfText(read.text);
@@ -165,7 +174,7 @@ async function importedLines(path: string): Promise<ImportLine[]> {
   return read.text.split("\n").flatMap((line, i) => {
     if (!line.trim()) return [];
     try {
-      return [JSON.parse(line) as ImportLine];
+      return [{ line: JSON.parse(line) as ImportLine, number: i + 1 }];
     } catch {
       throw new UsageError(`${path}: line ${i + 1} is not JSON`);
     }

@@ -239,6 +239,9 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, updates, let
       Uint8Array.from([...'\n\n{"text":"caf'].map((c) => c.charCodeAt(0)).concat(0xe9, 0x22, 0x7d)),
     );
     await assert.rejects(blind("import", latin1, "--namespace", "copy"), /line 3 is not UTF-8/);
+    // A line the client refuses is named by its number in the file, blank lines counted.
+    await Deno.writeTextFile(latin1, '\n{"text":"fine"}\n\n{"text":" "}\n');
+    await assert.rejects(blind("import", latin1, "--namespace", "copy"), /line 4: text must not/);
     await Deno.remove(latin1);
     const copied = await blind("recall", "spare key", "--namespace", "copy", "--limit", "1");
     assert.equal(copied.results[0].text, "The spare key is under the blue pot");
