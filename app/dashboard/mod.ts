@@ -75,6 +75,8 @@ const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
+  // A page that opened the dashboard cannot send its tab elsewhere (a look-alike page).
+  "cross-origin-opener-policy": "same-origin",
 };
 const LOOPBACK_ADDRESS = /^(127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/;
 

@@ -57,6 +57,7 @@ Deno.test("dashboard: pages and assets carry the security headers and a request 
     assert.equal(response.status, 200, path);
     assert.equal(response.headers.get("x-content-type-options"), "nosniff");
     assert.match(response.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+    assert.equal(response.headers.get("cross-origin-opener-policy"), "same-origin");
     assert.ok(response.headers.get("x-request-id"));
     await response.body?.cancel();
   }

@@ -177,7 +177,7 @@ Deno.test("browser: the dashboard lists, erases and lets in on operator-blind na
     await sentence.waitFor();
     assert.match(
       await sentence.innerText(),
-      new RegExp(`run: deno task svc blind let-in --namespace sealed --public-key ${ownerKey}$`),
+      new RegExp(`run: deno task svc blind let-in --namespace=sealed --public-key ${ownerKey}$`),
     );
     assert.doesNotMatch(await page.locator("main").innerText(), /4711/);
     assert.equal(

@@ -252,9 +252,11 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await erased.waitFor({ state: "detached" });
     await page.getByText("Showing 18, newest first.").waitFor();
 
-    // A long namespace and an unbroken word wrap at a phone's width (390 px, set above).
+    // A long namespace, an unbroken word and the button that shows a long text whole wrap at a
+    // phone's width (390 px, set above).
     const long = "n".repeat(200);
-    const wide = await client.remember(`See https://example.com/${"x".repeat(150)}`, {
+    const words = "and a few more words ".repeat(300);
+    const wide = await client.remember(`See https://example.com/${"x".repeat(150)} ${words}`, {
       namespace: long,
     });
     assert.equal((await client.waitForJob(jobIdOf(wide))).status, "done");

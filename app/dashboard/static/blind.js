@@ -26,7 +26,8 @@ function letInCommand(namespace, publicKey) {
   const name = /^[\w.-]+$/.test(namespace)
     ? namespace
     : `'${shownName(namespace).replaceAll("'", "'\\''")}'`;
-  return `deno task svc blind let-in --namespace ${name} --public-key ${publicKey}`;
+  // `=`: a name that begins with a dash is the flag's value, not another flag.
+  return `deno task svc blind let-in --namespace=${name} --public-key ${publicKey}`;
 }
 
 /** The content key wrapped for the owner key, opened; throws when it does not open. */
@@ -153,7 +154,10 @@ function letInForm(contentKey, namespace, signed) {
     if (!/^[0-9a-f]{64}$/.test(publicKey)) {
       refused(new Error("A device's public key is 64 hex characters."));
     }
-    const wrapped = await wrapFor(contentKey, publicKey, namespace);
+    // A point no key can be (of small order) does not wrap: the field is what to fix.
+    const wrapped = await wrapFor(contentKey, publicKey, namespace).catch(() =>
+      refused(new Error("That is no device's public key: check it and enter it again."))
+    );
     await signed("PUT", "/api/blind/keys", {
       namespace,
       public_key: publicKey,
