@@ -186,6 +186,18 @@ Deno.test("SDK: forgetNamespace erases a namespace, with one receipt per memory"
   assert.deepEqual((await client.list({ namespace: "home" })).memories.map((m) => m.id), [home]);
 });
 
+Deno.test("SDK: update keeps the old expiry, or makes the new version never expire (expiresAt null)", async () => {
+  await using t = await startTestRelayer();
+  const client = await clientOf(t, await t.newCaller());
+  const old = await stored(client, client.remember("Parking spot B12", { ttlSeconds: 600 }));
+  const kept = await client.update(old, { text: "Parking spot B14" });
+  await client.waitForJob(kept.job_id);
+  assert.notEqual((await client.get(kept.job_id)).expires_at, null, "kept");
+  const never = await client.update(kept.job_id, { text: "Parking spot B16", expiresAt: null });
+  await client.waitForJob(never.job_id);
+  assert.equal((await client.get(never.job_id)).expires_at, null);
+});
+
 Deno.test("SDK: update and remember with replaces store a version that supersedes the old", async () => {
   await using t = await startTestRelayer();
   const client = await clientOf(t, await t.newCaller());

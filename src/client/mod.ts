@@ -325,7 +325,12 @@ export class SvcClient {
    */
   async update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
     const path = `/api/memories/${segment(id)}`;
-    return await this.request<UpdateAccepted>("PUT", path, rememberFields(change));
+    const { expiresAt, ...rest } = change;
+    // `null`: the new version never expires (JSON keeps the null).
+    const body = expiresAt === null
+      ? { ...rememberFields(rest), expires_at: null }
+      : rememberFields(change as BulkItem);
+    return await this.request<UpdateAccepted>("PUT", path, body);
   }
 
   /**

@@ -156,7 +156,9 @@ export interface ListOptions extends Pick<RecallOptions, "namespace" | "tags" | 
  * A new version of a memory: its text, and what changes besides (the expiry as remember sets
  * it, counted from now); the old version's tags and expiry are kept unless given.
  */
-export interface UpdateOptions extends Pick<RememberOptions, "ttlSeconds" | "expiresAt"> {
+export interface UpdateOptions extends Pick<RememberOptions, "ttlSeconds"> {
+  /** When the new version expires; `null`: never; absent (and no `ttlSeconds`): as the old one. */
+  expiresAt?: Date | string | null;
   /** The new text. */
   text: string;
   /** The new version's tags. */

@@ -415,10 +415,13 @@ class _Api:
         return self._call(_Call("GET", path, None, lambda d: types.build(types.Memory, d), True))
 
     def update(self, memory_id: str, text: str, *, tags: Optional[List[str]] = None,
-               wait: bool = False) -> Any:
-        """Replaces a memory's text (a new version; the old one is erased): its job."""
+               never_expires: bool = False, wait: bool = False) -> Any:
+        """Replaces a memory's text (a new version; the old one is erased): its job. The new
+        version keeps the old one's tags and expiry, unless ``tags`` or ``never_expires``."""
         path = f"/api/memories/{_segment(memory_id, 'memory_id')}"
-        accepted = self._call(_Call("PUT", path, _drop_none({"text": text, "tags": tags}), _job, True))
+        body = {**_drop_none({"text": text, "tags": tags}),
+                **({"expires_at": None} if never_expires else {})}
+        accepted = self._call(_Call("PUT", path, body, _job, True))
         return self._then(accepted, lambda job: self._settled(job) if wait else job)
 
     def erase(self, memory_id: str) -> Any:

@@ -4,6 +4,7 @@ A fake relayer (``httpx.MockTransport``) signs receipts with a key of the test's
 forged or misdirected receipt can be answered; the real relayer checks the default path."""
 
 import asyncio
+import json
 import socket
 import uuid
 
@@ -233,3 +234,17 @@ def test_a_call_the_models_failed_is_not_sent_again():
             with pytest.raises(SvcError) as e:
                 call()
             assert e.value.reason == "provider" and len(asked) == 1, asked
+
+
+def test_update_never_expires_sends_expires_at_null():
+    bodies = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(202, json={"job_id": "j1", "status": "pending", "supersedes": "m1"})
+
+    http = httpx.Client(transport=httpx.MockTransport(answer))
+    with Client("http://relayer.test", delegate_key=SEED, http=http) as c:
+        c.update("m1", "Parking spot B16", never_expires=True)
+        c.update("m1", "Parking spot B18")
+    assert bodies == [{"text": "Parking spot B16", "expires_at": None}, {"text": "Parking spot B18"}]
