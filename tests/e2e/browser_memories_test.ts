@@ -343,10 +343,16 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     // A namespace stored before names holding what shows as nothing were refused (an import
     // keeps it): shown with it escaped, and erased by its name as shown.
     const hidden = "bad\u200bns";
-    const imported = await client.import([{ text: "A hidden space", namespace: hidden }]);
+    const imported = await client.import([{
+      text: "A hidden space",
+      namespace: hidden,
+      thread: "abc\u202egnp.exe",
+    }]);
     assert.equal((await client.waitForJob(imported.job_ids[0])).status, "done");
     await page.goto(`${stack.dashboard}/memories?${new URLSearchParams({ namespace: hidden })}`);
     await page.getByText("Showing 1, newest first.").waitFor();
+    // A thread id's direction override is shown, escaped, not obeyed.
+    await page.getByText("thread abc\\u202egnp.exe").waitFor();
     await page.getByRole("heading", { name: 'Memories in "bad\\u200bns"' }).waitFor();
     await page.getByRole("option", { name: "bad\\u200bns (1)" }).waitFor({ state: "attached" });
     page.once("dialog", (dialog) => dialog.accept("bad\\u200bns"));

@@ -137,7 +137,7 @@ export async function memories({ wallet, owned }) {
           ),
         (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
         memory.expires_at ? h("span", {}, `expires ${moment(memory.expires_at)}`) : null,
-        memory.thread ? h("span", { class: "mono" }, `thread ${memory.thread}`) : null,
+        memory.thread ? h("span", { class: "mono" }, `thread ${shownName(memory.thread)}`) : null,
         memory.remembered_by
           ? h(
             "span",
