@@ -251,6 +251,17 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await erased.getByRole("button", { name: "Save" }).click();
     await erased.waitFor({ state: "detached" });
     await page.getByText("Showing 18, newest first.").waitFor();
+    // And when Save finds it updated meanwhile: the row shows the current version, the status why.
+    const agentsVersion = await client.update(jobs[20], { text: "Journal entry 20, by the agent" });
+    await client.waitForJob(agentsVersion.job_id);
+    const updated = list.locator(`li[data-id="${jobs[20]}"]`);
+    await updated.getByRole("button", { name: "Edit" }).click();
+    await updated.getByRole("textbox", { name: "Corrected text" }).fill("A changed day");
+    await updated.getByRole("button", { name: "Save" }).click();
+    await list.locator(`li[data-id="${agentsVersion.job_id}"]`).getByText("by the agent").waitFor();
+    await updated.waitFor({ state: "detached" });
+    await page.locator("#status[data-tone=error]").filter({ hasText: "an update replaced it" })
+      .waitFor();
 
     // A long namespace, an unbroken word and the button that shows a long text whole wrap at a
     // phone's width (390 px, set above).

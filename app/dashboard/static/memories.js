@@ -195,8 +195,18 @@ export async function memories({ wallet, owned }) {
         // The same text again would only make a new version of it (a text box gives its line
         // breaks as \n, whatever the text had).
         if (box.value === memory.text.replace(/\r\n?/g, "\n")) return cancel.click();
-        const corrected = await correct(memory.id, box.value).catch((error) => {
+        const corrected = await correct(memory.id, box.value).catch(async (error) => {
           if (error.status === 404) gone(row);
+          // Updated meanwhile (an agent, another tab): the row shows the current version, and
+          // the status why the correction was not made.
+          if (error.reason === "replaced" && error.current) {
+            const current = await signed(
+              "GET",
+              `/api/memories/${encodeURIComponent(error.current)}`,
+            ).catch(() => undefined);
+            if (current) row.replaceWith(item(current));
+            else gone(row);
+          }
           // A text the relayer refuses (too long, say): the box is what to fix.
           if (error.status === 400 || error.status === 413) {
             box.setAttribute("aria-invalid", "true");

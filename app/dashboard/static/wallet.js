@@ -309,6 +309,7 @@ export async function relayerRequest(wallet, { method, path, body, audience, acc
     error.status = response.status;
     error.code = answer.code;
     error.reason = answer.reason;
+    error.current = answer.current;
     throw error;
   }
   return answer;
