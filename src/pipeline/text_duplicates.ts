@@ -1,5 +1,5 @@
 import type { VectorStore } from "../backends/types.ts";
-import type { NamespaceIndex } from "../ranking/lexical_index.ts";
+import { livesAsLong, type NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryKey, MemoryText, TextPlace } from "./remember.ts";
@@ -46,7 +46,7 @@ export async function findDuplicates(
     const held = first ? undefined : index.duplicateOf(digests[i], now());
     // A text that expires sooner than this one asks is stored again (see `outlives`).
     const original = first
-      ? (outlasts(first.expiresAt, expiresAt) ? first.id : undefined)
+      ? (livesAsLong(first.expiresAt, expiresAt) ? first.id : undefined)
       : held && index.outlives(held, expiresAt)
       ? held
       : undefined;
@@ -54,9 +54,4 @@ export async function findDuplicates(
     if (!original) seen.set(place, { id: memoryId, expiresAt });
   }
   return found;
-}
-
-/** Whether what expires at `held` lives as long as what expires at `asked` (absent: never). */
-function outlasts(held: number | undefined, asked: number | undefined): boolean {
-  return held === undefined || (asked !== undefined && held >= asked);
 }

@@ -92,6 +92,14 @@ const TERMS_PER_TURN = 65_536;
 /** How much later a text remembered again may expire and still be the memory holding it. */
 const EXPIRY_SLACK_MS = 60_000;
 
+/**
+ * Whether what expires at `held` lives about as long as what expires at `asked` (Unix
+ * milliseconds; absent: never): it never expires, or not a minute before (`EXPIRY_SLACK_MS`).
+ */
+export function livesAsLong(held: number | undefined, asked: number | undefined): boolean {
+  return held === undefined || (asked !== undefined && held >= asked - EXPIRY_SLACK_MS);
+}
+
 /** One namespace's index. */
 export class NamespaceIndex {
   #ids: string[] = [];
@@ -402,8 +410,7 @@ export class NamespaceIndex {
    * sent again (its `ttl_seconds` a moment later) is the same memory.
    */
   outlives(id: string, expiresAt: number | undefined): boolean {
-    const held = this.entry(id)?.info?.expiresAt;
-    return held === undefined || (expiresAt !== undefined && held >= expiresAt - EXPIRY_SLACK_MS);
+    return livesAsLong(this.entry(id)?.info?.expiresAt, expiresAt);
   }
 
   /**

@@ -195,8 +195,9 @@ export function createEraseRequests(deps: EraseRequestDependencies) {
    * log: erased there; `null` when the log does not hold it.
    */
   async function erasedMoved(owner: string, id: string, options: LocateOptions) {
+    if (!deps.blind) return null;
     const erasure = await records.erasure(owner, id);
-    if (!deps.blind || erasure?.namespace === undefined) return null;
+    if (erasure?.namespace === undefined) return null;
     options.allow?.(erasure.namespace);
     return await deps.blind.eraseOneIfBlind(owner, erasure.namespace, id);
   }

@@ -10904,11 +10904,6 @@ var MemoryIndexer = class {
   }
 };
 
-// src/pipeline/remember.ts
-function textHeldBy(holder) {
-  return `Cannot update the memory: memory ${holder} of its namespace holds that text already (erase this one instead, or change the text)`;
-}
-
 // src/ranking/relations.ts
 var RELATIONS = {
   partner: "partner wife husband spouse girlfriend boyfriend fianc\xE9 fianc\xE9e fiance fiancee",
@@ -14842,6 +14837,9 @@ var BYTES_PER = {
 };
 var TERMS_PER_TURN = 65536;
 var EXPIRY_SLACK_MS = 6e4;
+function livesAsLong(held, asked3) {
+  return held === void 0 || asked3 !== void 0 && held >= asked3 - EXPIRY_SLACK_MS;
+}
 var NamespaceIndex = class _NamespaceIndex {
   #ids = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
@@ -15150,8 +15148,7 @@ var NamespaceIndex = class _NamespaceIndex {
    * sent again (its `ttl_seconds` a moment later) is the same memory.
    */
   outlives(id, expiresAt) {
-    const held = this.entry(id)?.info?.expiresAt;
-    return held === void 0 || expiresAt !== void 0 && held >= expiresAt - EXPIRY_SLACK_MS;
+    return livesAsLong(this.entry(id)?.info?.expiresAt, expiresAt);
   }
   /**
    * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
@@ -15310,6 +15307,11 @@ var NamespaceIndex = class _NamespaceIndex {
     return void 0;
   }
 };
+
+// src/pipeline/remember.ts
+function textHeldBy(holder) {
+  return `Cannot update the memory: memory ${holder} of its namespace holds that text already (erase this one instead, or change the text)`;
+}
 
 // src/ranking/lexicon.ts
 var DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
